@@ -1,0 +1,75 @@
+package dev.kafkafetch;
+
+import java.util.Map;
+
+import org.apache.camel.Endpoint;
+import org.apache.camel.spi.Metadata;
+import org.apache.camel.spi.annotations.Component;
+import org.apache.camel.support.HealthCheckComponent;
+
+/**
+ * The {@code kafka-fetch} component: consumes Kafka topics into Camel routes with dedicated fetch tasks, commits only
+ * finished work, and processes records in parallel inside a bounded window.
+ */
+@Component("kafka-fetch")
+public class KafkaFetchComponent extends HealthCheckComponent {
+
+    @Metadata(label = "consumer,advanced", defaultValue = "5000",
+              description = "The delay in millis seconds to wait before trying again to create the kafka consumer"
+                            + " (kafka-client).")
+    private long createConsumerBackoffInterval = 5000;
+    @Metadata(label = "consumer,advanced",
+              description = "Maximum attempts to create the kafka consumer (kafka-client), before eventually giving up"
+                            + " and failing. 0 (the default) retries forever.")
+    private int createConsumerBackoffMaxAttempts;
+    @Metadata(label = "consumer,advanced", defaultValue = "5000",
+              description = "The delay in millis seconds to wait before trying again to subscribe to the kafka broker.")
+    private long subscribeConsumerBackoffInterval = 5000;
+    @Metadata(label = "consumer,advanced",
+              description = "Maximum number the kafka consumer will attempt to subscribe to the kafka broker, before"
+                            + " eventually giving up and failing. 0 (the default) retries forever.")
+    private int subscribeConsumerBackoffMaxAttempts;
+
+    @Override
+    protected Endpoint createEndpoint(String uri, String remaining, Map<String, Object> parameters) throws Exception {
+        if (remaining == null || remaining.isBlank()) {
+            throw new IllegalArgumentException("kafka-fetch: the topic is missing, e.g. kafka-fetch:orders?brokers=...");
+        }
+        KafkaFetchEndpoint endpoint = new KafkaFetchEndpoint(uri, this);
+        endpoint.setTopic(remaining);
+        setProperties(endpoint, parameters);
+        return endpoint;
+    }
+
+    public long getCreateConsumerBackoffInterval() {
+        return createConsumerBackoffInterval;
+    }
+
+    public void setCreateConsumerBackoffInterval(long createConsumerBackoffInterval) {
+        this.createConsumerBackoffInterval = createConsumerBackoffInterval;
+    }
+
+    public int getCreateConsumerBackoffMaxAttempts() {
+        return createConsumerBackoffMaxAttempts;
+    }
+
+    public void setCreateConsumerBackoffMaxAttempts(int createConsumerBackoffMaxAttempts) {
+        this.createConsumerBackoffMaxAttempts = createConsumerBackoffMaxAttempts;
+    }
+
+    public long getSubscribeConsumerBackoffInterval() {
+        return subscribeConsumerBackoffInterval;
+    }
+
+    public void setSubscribeConsumerBackoffInterval(long subscribeConsumerBackoffInterval) {
+        this.subscribeConsumerBackoffInterval = subscribeConsumerBackoffInterval;
+    }
+
+    public int getSubscribeConsumerBackoffMaxAttempts() {
+        return subscribeConsumerBackoffMaxAttempts;
+    }
+
+    public void setSubscribeConsumerBackoffMaxAttempts(int subscribeConsumerBackoffMaxAttempts) {
+        this.subscribeConsumerBackoffMaxAttempts = subscribeConsumerBackoffMaxAttempts;
+    }
+}

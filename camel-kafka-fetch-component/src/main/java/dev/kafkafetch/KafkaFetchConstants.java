@@ -1,0 +1,51 @@
+package dev.kafkafetch;
+
+import org.apache.camel.spi.Metadata;
+
+/**
+ * Exchange headers set by the kafka-fetch consumer (names shared with camel-kafka keep camel-kafka's values) and the
+ * record headers of a dead letter.
+ */
+public final class KafkaFetchConstants {
+
+    @Metadata(label = "consumer", description = "The partition where the message was stored", javaType = "Integer")
+    public static final String PARTITION = "CamelKafkaPartition";
+    @Metadata(label = "consumer", description = "The key of the message", javaType = "Object")
+    public static final String KEY = "CamelKafkaKey";
+    @Metadata(label = "consumer", description = "The topic from where the message originated", javaType = "String")
+    public static final String TOPIC = "CamelKafkaTopic";
+    @Metadata(label = "consumer", description = "The offset of the message", javaType = "Long")
+    public static final String OFFSET = "CamelKafkaOffset";
+    @Metadata(label = "consumer", description = "The record headers",
+              javaType = "org.apache.kafka.common.header.Headers")
+    public static final String HEADERS = "CamelKafkaHeaders";
+    @Metadata(label = "consumer", description = "The timestamp of the message", javaType = "Long")
+    public static final String TIMESTAMP = "CamelKafkaTimestamp";
+    @Metadata(label = "consumer", description = "The timestamp of the message, in Camel's common header",
+              javaType = "Long")
+    public static final String MESSAGE_TIMESTAMP = org.apache.camel.Exchange.MESSAGE_TIMESTAMP;
+
+    @Metadata(label = "consumer", description = "The consumer group id of the fetch task that polled the record",
+              javaType = "String")
+    public static final String GROUP_ID = "CamelKafkaFetchGroupId";
+    @Metadata(label = "consumer",
+              description = "Set (with the raw record bytes as the body) when the record's key or value could not be"
+                            + " deserialized: the deserialization error",
+              javaType = "Exception")
+    public static final String DESERIALIZATION_ERROR = "CamelKafkaFetchDeserializationError";
+
+    /** Record headers added to a dead letter (values are UTF-8 strings). */
+    public static final String DLT_ORIGINAL_TOPIC = "kafka-fetch.dlt.original-topic";
+    public static final String DLT_ORIGINAL_PARTITION = "kafka-fetch.dlt.original-partition";
+    public static final String DLT_ORIGINAL_OFFSET = "kafka-fetch.dlt.original-offset";
+    public static final String DLT_ORIGINAL_TIMESTAMP = "kafka-fetch.dlt.original-timestamp";
+    public static final String DLT_GROUP_ID = "kafka-fetch.dlt.group-id";
+    public static final String DLT_EXCEPTION_CLASS = "kafka-fetch.dlt.exception-class";
+    public static final String DLT_EXCEPTION_MESSAGE = "kafka-fetch.dlt.exception-message";
+    public static final String DLT_ATTEMPTS = "kafka-fetch.dlt.attempts";
+    /** Why the record was dead-lettered: {@code failed}, {@code deserialization} or {@code stalled}. */
+    public static final String DLT_REASON = "kafka-fetch.dlt.reason";
+
+    private KafkaFetchConstants() {
+    }
+}

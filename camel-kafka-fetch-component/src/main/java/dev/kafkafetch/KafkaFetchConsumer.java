@@ -1,0 +1,169 @@
+package dev.kafkafetch;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.function.Function;
+
+import dev.kafkafetch.error.DeadLetterPublisher;
+import dev.kafkafetch.metrics.TaskSnapshot;
+import dev.kafkafetch.processor.ExchangeBuilder;
+import dev.kafkafetch.processor.RecordDecoder;
+import dev.kafkafetch.processor.RouteItemProcessor;
+import dev.kafkafetch.task.KafkaFetchRecords;
+import dev.kafkafetch.task.TaskSettings;
+import org.apache.camel.Processor;
+import org.apache.camel.Suspendable;
+import org.apache.camel.spi.ExecutorServiceManager;
+import org.apache.camel.spi.ThreadPoolProfile;
+import org.apache.camel.support.DefaultConsumer;
+import org.apache.camel.util.concurrent.ThreadPoolRejectedPolicy;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The consumer of one {@code kafka-fetch} route: starts {@code consumersCount} fetch tasks, each on its own thread with
+ * its own KafkaConsumer, and a worker pool that runs records through the route. Suspending the route pauses every
+ * task (it stays in its group); stopping it lets records already in the route finish (bounded by shutdownTimeout),
+ * commits what finished, and closes.
+ */
+public class KafkaFetchConsumer extends DefaultConsumer implements Suspendable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(KafkaFetchConsumer.class);
+
+    private final TaskSettings settings;
+    private final List<KafkaFetchRecords> tasks = new ArrayList<>();
+    private Function<Properties, Consumer<byte[], byte[]>> consumerFactory = KafkaConsumer::new;
+    private ExecutorService fetchThreads;
+    private ExecutorService workers;
+    private ScheduledExecutorService deadLetterRetries;
+    private DeadLetterPublisher deadLetters;
+
+    public KafkaFetchConsumer(KafkaFetchEndpoint endpoint, Processor processor, TaskSettings settings) {
+        super(endpoint, processor);
+        this.settings = settings;
+    }
+
+    @Override
+    public KafkaFetchEndpoint getEndpoint() {
+        return (KafkaFetchEndpoint) super.getEndpoint();
+    }
+
+    /** For tests of the fetch loop: how KafkaConsumers are created. */
+    public void setConsumerFactory(Function<Properties, Consumer<byte[], byte[]>> consumerFactory) {
+        this.consumerFactory = consumerFactory;
+    }
+
+    public TaskSettings getSettings() {
+        return settings;
+    }
+
+    /** The latest snapshot of every fetch task; never blocks and never touches a KafkaConsumer. */
+    public List<TaskSnapshot> taskSnapshots() {
+        List<TaskSnapshot> list = new ArrayList<>(tasks.size());
+        for (KafkaFetchRecords task : tasks) {
+            list.add(task.snapshot());
+        }
+        return list;
+    }
+
+    public List<KafkaFetchRecords> tasks() {
+        return List.copyOf(tasks);
+    }
+
+    @Override
+    protected void doStart() throws Exception {
+        super.doStart();
+        KafkaFetchEndpoint endpoint = getEndpoint();
+        ExecutorServiceManager esm = endpoint.getCamelContext().getExecutorServiceManager();
+        int count = endpoint.getConsumersCount();
+        String topic = settings.subscription();
+        fetchThreads = esm.newFixedThreadPool(this, "KafkaFetchConsumer[" + topic + "]", count);
+        int slots = settings.maxConcurrency() * count;
+        ThreadPoolProfile profile = new ThreadPoolProfile("kafka-fetch-workers");
+        profile.setPoolSize(slots);
+        profile.setMaxPoolSize(slots);
+        profile.setMaxQueueSize(-1);
+        profile.setAllowCoreThreadTimeOut(true);
+        profile.setRejectedPolicy(ThreadPoolRejectedPolicy.Abort);
+        workers = esm.newThreadPool(this, "KafkaFetchWorker[" + topic + "]", profile);
+        if (settings.deadLetterTopic() != null) {
+            deadLetterRetries = esm.newSingleThreadScheduledExecutor(this, "KafkaFetchDeadLetter[" + topic + "]");
+            deadLetters = new DeadLetterPublisher(settings.deadLetterTopic(), settings.groupId(),
+                    settings.producerProperties(), deadLetterRetries);
+        }
+        ExchangeBuilder builder = new ExchangeBuilder(endpoint.getHeaderFilterStrategy(),
+                endpoint.getHeaderDeserializer(), settings.groupId());
+        RouteItemProcessor itemProcessor = new RouteItemProcessor(this, builder, deadLetters != null);
+        for (int i = 0; i < count; i++) {
+            TaskSettings taskSettings = settings.forTask(i, count);
+            String name = "kafka-fetch[" + topic + "]#" + i;
+            KafkaFetchRecords task = new KafkaFetchRecords(taskSettings, name, consumerFactory,
+                    () -> newDecoder(taskSettings), itemProcessor, workers, getExceptionHandler(), deadLetters);
+            tasks.add(task);
+        }
+        for (KafkaFetchRecords task : tasks) {
+            fetchThreads.submit(task);
+        }
+        LOG.info("Started {} fetch task(s) on {} (group {}, maxConcurrency {}, ordering {}, maxInFlightRecords {})",
+                count, topic, settings.groupId(), settings.maxConcurrency(), settings.ordering(),
+                settings.maxInFlightRecords());
+    }
+
+    private RecordDecoder newDecoder(TaskSettings s) {
+        Map<String, Object> config = new HashMap<>();
+        s.properties().forEach((k, v) -> config.put(String.valueOf(k), v));
+        return new RecordDecoder(instantiate(s.keyDeserializer()), instantiate(s.valueDeserializer()), config);
+    }
+
+    private Deserializer<?> instantiate(Class<?> type) {
+        return (Deserializer<?>) getEndpoint().getCamelContext().getInjector().newInstance(type);
+    }
+
+    @Override
+    protected void doSuspend() throws Exception {
+        tasks.forEach(KafkaFetchRecords::requestPause);
+    }
+
+    @Override
+    protected void doResume() throws Exception {
+        tasks.forEach(KafkaFetchRecords::requestResume);
+    }
+
+    @Override
+    protected void doStop() throws Exception {
+        tasks.forEach(KafkaFetchRecords::requestStop);
+        long wait = settings.shutdownTimeoutMs() + settings.commitTimeoutMs() + 5000;
+        for (KafkaFetchRecords task : tasks) {
+            if (!task.awaitTermination(wait)) {
+                LOG.warn("Fetch task {} did not terminate within {} ms", task.threadName(), wait);
+            }
+        }
+        tasks.clear();
+        ExecutorServiceManager esm = getEndpoint().getCamelContext().getExecutorServiceManager();
+        if (fetchThreads != null) {
+            esm.shutdownNow(fetchThreads);
+            fetchThreads = null;
+        }
+        if (workers != null) {
+            esm.shutdownNow(workers);
+            workers = null;
+        }
+        if (deadLetters != null) {
+            deadLetters.close();
+            deadLetters = null;
+        }
+        if (deadLetterRetries != null) {
+            esm.shutdownNow(deadLetterRetries);
+            deadLetterRetries = null;
+        }
+        super.doStop();
+    }
+}

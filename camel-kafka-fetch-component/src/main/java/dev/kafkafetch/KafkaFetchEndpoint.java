@@ -1,0 +1,459 @@
+package dev.kafkafetch;
+
+import java.util.Map;
+
+import dev.kafkafetch.processor.Ordering;
+import dev.kafkafetch.serde.DefaultKafkaHeaderDeserializer;
+import dev.kafkafetch.serde.KafkaFetchHeaderFilterStrategy;
+import dev.kafkafetch.serde.KafkaHeaderDeserializer;
+import dev.kafkafetch.task.SeekPolicy;
+import dev.kafkafetch.task.TaskSettings;
+import org.apache.camel.Category;
+import org.apache.camel.Consumer;
+import org.apache.camel.Processor;
+import org.apache.camel.Producer;
+import org.apache.camel.spi.HeaderFilterStrategy;
+import org.apache.camel.spi.HeaderFilterStrategyAware;
+import org.apache.camel.spi.Metadata;
+import org.apache.camel.spi.UriEndpoint;
+import org.apache.camel.spi.UriParam;
+import org.apache.camel.spi.UriPath;
+import org.apache.camel.support.DefaultEndpoint;
+
+/**
+ * Consume Kafka topics with dedicated fetch tasks that commit only finished records and process slow routes in
+ * parallel inside a bounded window.
+ * <p>
+ * The endpoint holds the options and validates them when the route starts ({@link #taskSettings()}). Consumer only;
+ * options shared with camel-kafka keep camel-kafka 4.22's names, defaults and meaning.
+ */
+@UriEndpoint(firstVersion = "0.1.0", scheme = "kafka-fetch", title = "Kafka Fetch", syntax = "kafka-fetch:topic",
+             consumerOnly = true, category = { Category.MESSAGING }, headersClass = KafkaFetchConstants.class)
+public class KafkaFetchEndpoint extends DefaultEndpoint implements HeaderFilterStrategyAware {
+
+    @UriPath(label = "common")
+    @Metadata(required = true,
+              description = "Name of the topic to consume. Multiple topics can be separated by comma; with"
+                            + " topicIsPattern=true a regular expression.")
+    private String topic;
+    @UriParam(label = "common",
+              description = "URL of the Kafka brokers to use. The format is host1:port1,host2:port2. Required.")
+    private String brokers;
+    @UriParam(label = "common",
+              description = "The client id sent with each request to help trace calls. With consumersCount > 1 each fetch task appends -<n>.")
+    private String clientId;
+    @UriParam(label = "consumer",
+              description = "The consumer group this route's fetch tasks belong to. Required: kafka-fetch never invents a random group.")
+    private String groupId;
+    @UriParam(label = "consumer",
+              description = "A unique identifier of the consumer instance (static membership). With consumersCount > 1 each fetch task appends -<n>.")
+    private String groupInstanceId;
+    @UriParam(label = "consumer", defaultValue = "1",
+              description = "The number of fetch tasks: each runs its own thread and its own KafkaConsumer in the group.")
+    private int consumersCount = 1;
+    @UriParam(label = "consumer", defaultValue = "latest", enums = "latest,earliest,none",
+              description = "What to do when there is no committed offset: earliest, latest, or none (fail).")
+    private String autoOffsetReset = "latest";
+    @UriParam(label = "consumer", defaultValue = "true",
+              description = "Whether the component commits finished offsets by itself (every autoCommitIntervalMs, on revoke and on shutdown). Kafka's own enable.auto.commit is never used: it would commit records that are not processed yet.")
+    private boolean autoCommitEnable = true;
+    @UriParam(label = "consumer", defaultValue = "5000",
+              description = "How often, in ms, finished offsets are committed.")
+    private long autoCommitIntervalMs = 5000;
+    @UriParam(label = "consumer", defaultValue = "500",
+              description = "The maximum number of records returned in a single call to poll().")
+    private int maxPollRecords = 500;
+    @UriParam(label = "consumer,advanced",
+              description = "The maximum delay between invocations of poll() before the consumer is considered failed (Kafka's max.poll.interval.ms). kafka-fetch keeps polling while the route works, so slow routes do not need a large value.")
+    private Integer maxPollIntervalMs;
+    @UriParam(label = "consumer", defaultValue = "5000",
+              description = "The timeout used when polling the KafkaConsumer (while no record is in flight).")
+    private long pollTimeoutMs = 5000;
+    @UriParam(label = "consumer", defaultValue = "45000",
+              description = "The timeout used to detect failures when using Kafka's group management facilities.")
+    private int sessionTimeoutMs = 45000;
+    @UriParam(label = "consumer", defaultValue = "3000",
+              description = "The expected time between heartbeats to the consumer coordinator.")
+    private int heartbeatIntervalMs = 3000;
+    @UriParam(label = "consumer", defaultValue = "classic", enums = "classic,consumer",
+              description = "The consumer group protocol: classic, or consumer (KIP-848).")
+    private String groupProtocol = "classic";
+    @UriParam(label = "consumer,advanced",
+              description = "The server-side assignor to use when groupProtocol is consumer.")
+    private String groupRemoteAssignor;
+    @UriParam(label = "consumer", defaultValue = "org.apache.kafka.clients.consumer.RangeAssignor",
+              description = "The class name of the partition assignment strategy (classic protocol).")
+    private String partitionAssignor = "org.apache.kafka.clients.consumer.RangeAssignor";
+    @UriParam(label = "consumer",
+              description = "Start from the BEGINNING or the END of each partition on the consumer's first assignment (not on later rebalances), whatever was committed.")
+    private SeekPolicy seekTo;
+    @UriParam(label = "consumer", defaultValue = "false",
+              description = "Whether the topic is a regular expression to subscribe to.")
+    private boolean topicIsPattern = false;
+    @UriParam(label = "consumer", defaultValue = "org.apache.kafka.common.serialization.StringDeserializer",
+              description = "Deserializer class for the key. Runs on the fetch thread, per record: a record that fails to deserialize fails alone, at its partition and offset.")
+    private String keyDeserializer = "org.apache.kafka.common.serialization.StringDeserializer";
+    @UriParam(label = "consumer", defaultValue = "org.apache.kafka.common.serialization.StringDeserializer",
+              description = "Deserializer class for the value. Runs on the fetch thread, per record: a record that fails to deserialize fails alone, at its partition and offset.")
+    private String valueDeserializer = "org.apache.kafka.common.serialization.StringDeserializer";
+    @UriParam(label = "consumer,advanced",
+              description = "To use a custom KafkaHeaderDeserializer to deserialize kafka headers values (default: raw bytes).")
+    private KafkaHeaderDeserializer headerDeserializer = new DefaultKafkaHeaderDeserializer();
+    @UriParam(label = "common,advanced",
+              description = "To use a custom HeaderFilterStrategy to filter Kafka record headers into Camel message headers.")
+    private HeaderFilterStrategy headerFilterStrategy = new KafkaFetchHeaderFilterStrategy();
+    @UriParam(label = "consumer,advanced", defaultValue = "read_uncommitted", enums = "read_uncommitted,read_committed",
+              description = "How to read transactionally written records.")
+    private String isolationLevel = "read_uncommitted";
+    @UriParam(label = "consumer,advanced", defaultValue = "5000",
+              description = "The maximum time, in ms, to wait for a synchronous commit.")
+    private long commitTimeoutMs = 5000;
+    @UriParam(label = "common", defaultValue = "30000",
+              description = "Time in ms to wait, on stop, for records already in the route to finish before committing and closing.")
+    private int shutdownTimeout = 30000;
+    @UriParam(label = "common", prefix = "additionalProperties.", multiValue = true,
+              description = "Sets additional properties for the Kafka consumer (additionalProperties.xxx=yyy), for settings without an option of their own.")
+    private Map<String, Object> additionalProperties;
+    @UriParam(label = "security", defaultValue = "PLAINTEXT",
+              description = "Protocol used to communicate with brokers: PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL.")
+    private String securityProtocol = "PLAINTEXT";
+    @UriParam(label = "security", defaultValue = "GSSAPI",
+              description = "The SASL mechanism used (e.g. PLAIN, SCRAM-SHA-512).")
+    private String saslMechanism = "GSSAPI";
+    @UriParam(label = "security", secret = true,
+              description = "Kafka's sasl.jaas.config. Masked in logs, the endpoint URI and the dev console.")
+    private String saslJaasConfig;
+    @UriParam(label = "consumer", defaultValue = "1",
+              description = "How many records of one fetch task may be in the route at once. Larger values process slow routes in parallel beyond the partition count, in the order chosen by ordering.")
+    private int maxConcurrency = 1;
+    @UriParam(label = "consumer", defaultValue = "PARTITION",
+              description = "Which records may run at the same time: PARTITION (one at a time per partition), KEY (one at a time per key within a partition; null keys are all different) or UNORDERED.")
+    private Ordering ordering = Ordering.PARTITION;
+    @UriParam(label = "consumer", defaultValue = "5000",
+              description = "The most records one fetch task holds polled but not finished; beyond it the task pauses its partitions (and keeps polling) instead of buffering. Must be at least maxPollRecords.")
+    private int maxInFlightRecords = 5000;
+    @UriParam(label = "consumer,advanced", defaultValue = "10000",
+              description = "On a rebalance, how long to wait for the revoked partitions' records already in the route before committing what finished; the rest is re-delivered to the new owner.")
+    private long revokeTimeoutMs = 10000;
+    @UriParam(label = "consumer", defaultValue = "0",
+              description = "A record still in the route after this many ms is reported as stalled (WARN with the thread's stack, metric); with a deadLetterTopic it is dead-lettered so its partition moves on. 0 = off.")
+    private long stallTimeoutMs = 0;
+    @UriParam(label = "consumer",
+              description = "Topic receiving the records that are still failed after Camel's error handler (and stalled ones), with provenance headers. A record counts as finished once the broker acknowledged its dead letter.")
+    private String deadLetterTopic;
+
+    public KafkaFetchEndpoint(String endpointUri, KafkaFetchComponent component) {
+        super(endpointUri, component);
+    }
+
+    @Override
+    public KafkaFetchComponent getComponent() {
+        return (KafkaFetchComponent) super.getComponent();
+    }
+
+    @Override
+    public Producer createProducer() {
+        throw new UnsupportedOperationException(
+                "kafka-fetch is a consumer only: to send records to Kafka use camel-kafka's kafka: endpoint");
+    }
+
+    @Override
+    public Consumer createConsumer(Processor processor) throws Exception {
+        KafkaFetchConsumer consumer = new KafkaFetchConsumer(this, processor, taskSettings());
+        configureConsumer(consumer);
+        return consumer;
+    }
+
+    /** Validates the options and fixes them for the fetch tasks; the message names the faulty option. */
+    public TaskSettings taskSettings() {
+        return new EndpointSettings(this).build();
+    }
+
+    public String getTopic() {
+        return topic;
+    }
+
+    public void setTopic(String topic) {
+        this.topic = topic;
+    }
+
+    public String getBrokers() {
+        return brokers;
+    }
+
+    public void setBrokers(String brokers) {
+        this.brokers = brokers;
+    }
+
+    public String getClientId() {
+        return clientId;
+    }
+
+    public void setClientId(String clientId) {
+        this.clientId = clientId;
+    }
+
+    public String getGroupId() {
+        return groupId;
+    }
+
+    public void setGroupId(String groupId) {
+        this.groupId = groupId;
+    }
+
+    public String getGroupInstanceId() {
+        return groupInstanceId;
+    }
+
+    public void setGroupInstanceId(String groupInstanceId) {
+        this.groupInstanceId = groupInstanceId;
+    }
+
+    public int getConsumersCount() {
+        return consumersCount;
+    }
+
+    public void setConsumersCount(int consumersCount) {
+        this.consumersCount = consumersCount;
+    }
+
+    public String getAutoOffsetReset() {
+        return autoOffsetReset;
+    }
+
+    public void setAutoOffsetReset(String autoOffsetReset) {
+        this.autoOffsetReset = autoOffsetReset;
+    }
+
+    public boolean isAutoCommitEnable() {
+        return autoCommitEnable;
+    }
+
+    public void setAutoCommitEnable(boolean autoCommitEnable) {
+        this.autoCommitEnable = autoCommitEnable;
+    }
+
+    public long getAutoCommitIntervalMs() {
+        return autoCommitIntervalMs;
+    }
+
+    public void setAutoCommitIntervalMs(long autoCommitIntervalMs) {
+        this.autoCommitIntervalMs = autoCommitIntervalMs;
+    }
+
+    public int getMaxPollRecords() {
+        return maxPollRecords;
+    }
+
+    public void setMaxPollRecords(int maxPollRecords) {
+        this.maxPollRecords = maxPollRecords;
+    }
+
+    public Integer getMaxPollIntervalMs() {
+        return maxPollIntervalMs;
+    }
+
+    public void setMaxPollIntervalMs(Integer maxPollIntervalMs) {
+        this.maxPollIntervalMs = maxPollIntervalMs;
+    }
+
+    public long getPollTimeoutMs() {
+        return pollTimeoutMs;
+    }
+
+    public void setPollTimeoutMs(long pollTimeoutMs) {
+        this.pollTimeoutMs = pollTimeoutMs;
+    }
+
+    public int getSessionTimeoutMs() {
+        return sessionTimeoutMs;
+    }
+
+    public void setSessionTimeoutMs(int sessionTimeoutMs) {
+        this.sessionTimeoutMs = sessionTimeoutMs;
+    }
+
+    public int getHeartbeatIntervalMs() {
+        return heartbeatIntervalMs;
+    }
+
+    public void setHeartbeatIntervalMs(int heartbeatIntervalMs) {
+        this.heartbeatIntervalMs = heartbeatIntervalMs;
+    }
+
+    public String getGroupProtocol() {
+        return groupProtocol;
+    }
+
+    public void setGroupProtocol(String groupProtocol) {
+        this.groupProtocol = groupProtocol;
+    }
+
+    public String getGroupRemoteAssignor() {
+        return groupRemoteAssignor;
+    }
+
+    public void setGroupRemoteAssignor(String groupRemoteAssignor) {
+        this.groupRemoteAssignor = groupRemoteAssignor;
+    }
+
+    public String getPartitionAssignor() {
+        return partitionAssignor;
+    }
+
+    public void setPartitionAssignor(String partitionAssignor) {
+        this.partitionAssignor = partitionAssignor;
+    }
+
+    public SeekPolicy getSeekTo() {
+        return seekTo;
+    }
+
+    public void setSeekTo(SeekPolicy seekTo) {
+        this.seekTo = seekTo;
+    }
+
+    public boolean isTopicIsPattern() {
+        return topicIsPattern;
+    }
+
+    public void setTopicIsPattern(boolean topicIsPattern) {
+        this.topicIsPattern = topicIsPattern;
+    }
+
+    public String getKeyDeserializer() {
+        return keyDeserializer;
+    }
+
+    public void setKeyDeserializer(String keyDeserializer) {
+        this.keyDeserializer = keyDeserializer;
+    }
+
+    public String getValueDeserializer() {
+        return valueDeserializer;
+    }
+
+    public void setValueDeserializer(String valueDeserializer) {
+        this.valueDeserializer = valueDeserializer;
+    }
+
+    public KafkaHeaderDeserializer getHeaderDeserializer() {
+        return headerDeserializer;
+    }
+
+    public void setHeaderDeserializer(KafkaHeaderDeserializer headerDeserializer) {
+        this.headerDeserializer = headerDeserializer;
+    }
+
+    public HeaderFilterStrategy getHeaderFilterStrategy() {
+        return headerFilterStrategy;
+    }
+
+    public void setHeaderFilterStrategy(HeaderFilterStrategy headerFilterStrategy) {
+        this.headerFilterStrategy = headerFilterStrategy;
+    }
+
+    public String getIsolationLevel() {
+        return isolationLevel;
+    }
+
+    public void setIsolationLevel(String isolationLevel) {
+        this.isolationLevel = isolationLevel;
+    }
+
+    public long getCommitTimeoutMs() {
+        return commitTimeoutMs;
+    }
+
+    public void setCommitTimeoutMs(long commitTimeoutMs) {
+        this.commitTimeoutMs = commitTimeoutMs;
+    }
+
+    public int getShutdownTimeout() {
+        return shutdownTimeout;
+    }
+
+    public void setShutdownTimeout(int shutdownTimeout) {
+        this.shutdownTimeout = shutdownTimeout;
+    }
+
+    public Map<String, Object> getAdditionalProperties() {
+        return additionalProperties;
+    }
+
+    public void setAdditionalProperties(Map<String, Object> additionalProperties) {
+        this.additionalProperties = additionalProperties;
+    }
+
+    public String getSecurityProtocol() {
+        return securityProtocol;
+    }
+
+    public void setSecurityProtocol(String securityProtocol) {
+        this.securityProtocol = securityProtocol;
+    }
+
+    public String getSaslMechanism() {
+        return saslMechanism;
+    }
+
+    public void setSaslMechanism(String saslMechanism) {
+        this.saslMechanism = saslMechanism;
+    }
+
+    public String getSaslJaasConfig() {
+        return saslJaasConfig;
+    }
+
+    public void setSaslJaasConfig(String saslJaasConfig) {
+        this.saslJaasConfig = saslJaasConfig;
+    }
+
+    public int getMaxConcurrency() {
+        return maxConcurrency;
+    }
+
+    public void setMaxConcurrency(int maxConcurrency) {
+        this.maxConcurrency = maxConcurrency;
+    }
+
+    public Ordering getOrdering() {
+        return ordering;
+    }
+
+    public void setOrdering(Ordering ordering) {
+        this.ordering = ordering;
+    }
+
+    public int getMaxInFlightRecords() {
+        return maxInFlightRecords;
+    }
+
+    public void setMaxInFlightRecords(int maxInFlightRecords) {
+        this.maxInFlightRecords = maxInFlightRecords;
+    }
+
+    public long getRevokeTimeoutMs() {
+        return revokeTimeoutMs;
+    }
+
+    public void setRevokeTimeoutMs(long revokeTimeoutMs) {
+        this.revokeTimeoutMs = revokeTimeoutMs;
+    }
+
+    public long getStallTimeoutMs() {
+        return stallTimeoutMs;
+    }
+
+    public void setStallTimeoutMs(long stallTimeoutMs) {
+        this.stallTimeoutMs = stallTimeoutMs;
+    }
+
+    public String getDeadLetterTopic() {
+        return deadLetterTopic;
+    }
+
+    public void setDeadLetterTopic(String deadLetterTopic) {
+        this.deadLetterTopic = deadLetterTopic;
+    }
+}

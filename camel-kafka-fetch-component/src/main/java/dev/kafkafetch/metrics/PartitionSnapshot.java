@@ -1,0 +1,28 @@
+package dev.kafkafetch.metrics;
+
+/**
+ * One assigned partition of a fetch task at the time of a snapshot.
+ *
+ * @param position     offset of the next record the task will poll, or -1 when nothing was polled yet
+ * @param committed    the offset this task last committed, or -1 when it has not committed yet
+ * @param committable  the first unfinished offset (what the next commit would write), or -1
+ * @param endOffset    the log end offset as last seen by the client, or -1 when unknown
+ * @param lag          records between position and the end, from the client's own fetch metadata, or -1 when unknown
+ * @param inFlight     records polled and not finished
+ * @param pausedReason null when not paused, else "user" or "back-pressure"
+ */
+public record PartitionSnapshot(
+        String topic,
+        int partition,
+        long position,
+        long committed,
+        long committable,
+        long endOffset,
+        long lag,
+        int inFlight,
+        String pausedReason) {
+
+    public boolean paused() {
+        return pausedReason != null;
+    }
+}

@@ -1,0 +1,50 @@
+package dev.kafkafetch.metrics;
+
+import java.util.List;
+
+/**
+ * An immutable picture of one fetch task, published by its fetch thread once per poll loop; readers (dev console,
+ * health checks) never touch the task's KafkaConsumer. Times are epoch milliseconds, 0 when it never happened.
+ */
+public record TaskSnapshot(
+        String threadName,
+        String state,
+        String subscription,
+        String groupId,
+        String groupInstanceId,
+        String memberId,
+        int generation,
+        String clientId,
+        List<PartitionSnapshot> partitions,
+        long polls,
+        long recordsPolled,
+        long recordsFinished,
+        long recordsFailed,
+        long recordsDeadLettered,
+        long recordsStalled,
+        long commits,
+        long commitFailures,
+        long rebalances,
+        long reconnects,
+        long backPressurePauses,
+        int inFlight,
+        int running,
+        int queued,
+        int maxInFlightRecords,
+        int maxConcurrency,
+        long lastPollTime,
+        long lastCommitTime,
+        String lastError,
+        long lastErrorTime,
+        double recordsPerSecond,
+        long oldestUnfinishedAgeMs,
+        long snapshotTime) {
+
+    /** A task that has not published anything yet. */
+    public static TaskSnapshot initial(String threadName, String state, String subscription, String groupId,
+                                       int maxInFlightRecords, int maxConcurrency) {
+        return new TaskSnapshot(threadName, state, subscription, groupId, null, null, -1, null, List.of(), 0, 0, 0,
+                0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, maxInFlightRecords, maxConcurrency, 0, 0, null, 0, 0.0, 0,
+                System.currentTimeMillis());
+    }
+}

@@ -1,0 +1,292 @@
+package dev.kafkafetch.processor;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Executor;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
+
+import dev.kafkafetch.window.PartitionWindow;
+
+/**
+ * Runs the records of one fetch task through the route on worker threads.
+ * <p>
+ * Guarantees: at most {@code maxConcurrency} records are running at once; records of one ordering lane (a partition
+ * for {@link Ordering#PARTITION}, a key within a partition for {@link Ordering#KEY}) run one at a time in the order
+ * they were submitted; a record that completes hands its worker thread straight to the next ready record, so a
+ * synchronous route costs no thread hop per record. {@link #submit} never waits for the route: the fetch thread only
+ * takes a short lock around queue operations. Finished records are passed to the {@code onDone} callback exactly once
+ * (never for cancelled or abandoned ones).
+ */
+public final class Dispatcher {
+
+    private final Ordering ordering;
+    private final int maxConcurrency;
+    private final Executor executor;
+    private final ItemProcessor processor;
+    private final Consumer<WorkItem> onDone;
+
+    private final Object lock = new Object();
+    private final ArrayDeque<WorkItem> ready = new ArrayDeque<>();
+    private final Map<Object, ArrayDeque<WorkItem>> lanes = new HashMap<>();
+    private final Set<WorkItem> running = Collections.newSetFromMap(new IdentityHashMap<>());
+    private boolean held;
+    private int queued;
+
+    public Dispatcher(Ordering ordering, int maxConcurrency, Executor executor, ItemProcessor processor,
+                      Consumer<WorkItem> onDone) {
+        this.ordering = ordering;
+        this.maxConcurrency = maxConcurrency;
+        this.executor = executor;
+        this.processor = processor;
+        this.onDone = onDone;
+    }
+
+    /** Queues a record behind its lane and starts whatever may start now. Called by the fetch thread. */
+    public void submit(WorkItem item) {
+        List<WorkItem> toStart;
+        synchronized (lock) {
+            queued++;
+            Object laneKey = laneKey(item);
+            if (laneKey == null) {
+                ready.add(item);
+            } else {
+                ArrayDeque<WorkItem> lane = lanes.get(laneKey);
+                if (lane == null) {
+                    // the lane is idle: its record is ready; the (empty) deque marks the lane busy
+                    lanes.put(laneKey, new ArrayDeque<>(4));
+                    item.lane = laneKey;
+                    ready.add(item);
+                } else {
+                    item.lane = laneKey;
+                    lane.add(item);
+                }
+            }
+            toStart = takeStartable(null);
+        }
+        startAll(toStart);
+    }
+
+    /** Stops (true) or allows again (false) starting queued records; running ones are not affected. */
+    public void hold(boolean hold) {
+        List<WorkItem> toStart;
+        synchronized (lock) {
+            held = hold;
+            toStart = hold ? List.of() : takeStartable(null);
+        }
+        startAll(toStart);
+    }
+
+    /**
+     * Removes every queued (not yet started) record whose window matches, marking it CANCELLED; running records are
+     * left alone. Returns how many were cancelled.
+     */
+    public int cancel(Predicate<PartitionWindow> windows) {
+        synchronized (lock) {
+            int before = queued;
+            for (Iterator<WorkItem> it = ready.iterator(); it.hasNext();) {
+                WorkItem item = it.next();
+                if (windows.test(item.window)) {
+                    it.remove();
+                    cancelOne(item);
+                    if (item.lane != null) {
+                        ArrayDeque<WorkItem> lane = lanes.remove(item.lane);
+                        if (lane != null) {
+                            lane.forEach(this::cancelOne);
+                        }
+                    }
+                }
+            }
+            for (Iterator<ArrayDeque<WorkItem>> it = lanes.values().iterator(); it.hasNext();) {
+                ArrayDeque<WorkItem> lane = it.next();
+                for (Iterator<WorkItem> li = lane.iterator(); li.hasNext();) {
+                    WorkItem item = li.next();
+                    if (windows.test(item.window)) {
+                        li.remove();
+                        cancelOne(item);
+                    }
+                }
+            }
+            return before - queued;
+        }
+    }
+
+    private void cancelOne(WorkItem item) {
+        item.transition(WorkItem.QUEUED, WorkItem.CANCELLED);
+        queued--;
+    }
+
+    /**
+     * Gives up on a running record (it stalled): its lane and concurrency slot are released so that the partition
+     * moves on; its eventual completion will be ignored. Returns false when it is no longer running.
+     */
+    public boolean abandon(WorkItem item) {
+        List<WorkItem> toStart;
+        synchronized (lock) {
+            if (!item.transition(WorkItem.RUNNING, WorkItem.ABANDONED)) {
+                return false;
+            }
+            running.remove(item);
+            releaseLane(item);
+            toStart = takeStartable(null);
+        }
+        startAll(toStart);
+        return true;
+    }
+
+    /** Running records, copied. */
+    public List<WorkItem> running() {
+        synchronized (lock) {
+            return new ArrayList<>(running);
+        }
+    }
+
+    public int runningCount() {
+        synchronized (lock) {
+            return running.size();
+        }
+    }
+
+    public int queuedCount() {
+        synchronized (lock) {
+            return queued;
+        }
+    }
+
+    /** Running records whose window matches. */
+    public int runningCount(Predicate<PartitionWindow> windows) {
+        synchronized (lock) {
+            int n = 0;
+            for (WorkItem item : running) {
+                if (windows.test(item.window)) {
+                    n++;
+                }
+            }
+            return n;
+        }
+    }
+
+    private Object laneKey(WorkItem item) {
+        switch (ordering) {
+            case PARTITION:
+                return item.window;
+            case KEY:
+                return item.rawKey == null ? null : new KeyLane(item.window, ByteBuffer.wrap(item.rawKey));
+            default:
+                return null;
+        }
+    }
+
+    /** Under lock: moves ready records to running while slots are free; the first may be kept by the caller. */
+    private List<WorkItem> takeStartable(List<WorkItem> into) {
+        List<WorkItem> out = into;
+        while (!held && running.size() < maxConcurrency && !ready.isEmpty()) {
+            WorkItem item = ready.poll();
+            queued--;
+            if (!item.transition(WorkItem.QUEUED, WorkItem.RUNNING)) {
+                continue;
+            }
+            running.add(item);
+            if (out == null) {
+                out = new ArrayList<>(4);
+            }
+            out.add(item);
+        }
+        return out == null ? List.of() : out;
+    }
+
+    /** Under lock: the item's lane passes to its next record, or becomes idle. */
+    private void releaseLane(WorkItem item) {
+        if (item.lane == null) {
+            return;
+        }
+        ArrayDeque<WorkItem> lane = lanes.get(item.lane);
+        if (lane == null) {
+            return;
+        }
+        WorkItem next = lane.poll();
+        if (next == null) {
+            lanes.remove(item.lane);
+        } else {
+            ready.add(next);
+        }
+    }
+
+    private void startAll(List<WorkItem> items) {
+        for (WorkItem item : items) {
+            executor.execute(() -> runFrom(item));
+        }
+    }
+
+    /** Runs the item and, while the route completes synchronously, the next ready ones on the same thread. */
+    private void runFrom(WorkItem first) {
+        WorkItem item = first;
+        while (item != null) {
+            final WorkItem current = item;
+            current.worker = Thread.currentThread();
+            current.startedAtNanos = System.nanoTime();
+            boolean sync;
+            try {
+                sync = processor.process(current, doneSync -> {
+                    if (!doneSync) {
+                        WorkItem next = complete(current);
+                        if (next != null) {
+                            executor.execute(() -> runFrom(next));
+                        }
+                    }
+                });
+            } catch (Throwable t) {
+                // the processor contract is to report failures through the item; never lose the slot
+                current.fail("failed", t instanceof Exception ? (Exception) t : new RuntimeException(t));
+                sync = true;
+            }
+            item = sync ? complete(current) : null;
+        }
+    }
+
+    /** Marks the item done, releases its lane and slot, and returns the next record this thread should run. */
+    private WorkItem complete(WorkItem item) {
+        boolean done = item.transition(WorkItem.RUNNING, WorkItem.DONE);
+        item.worker = null;
+        if (done) {
+            onDone.accept(item);
+        }
+        List<WorkItem> toStart;
+        synchronized (lock) {
+            if (done) {
+                running.remove(item);
+                releaseLane(item);
+            }
+            toStart = takeStartable(null);
+        }
+        if (toStart.isEmpty()) {
+            return null;
+        }
+        for (int i = 1; i < toStart.size(); i++) {
+            WorkItem other = toStart.get(i);
+            executor.execute(() -> runFrom(other));
+        }
+        return toStart.get(0);
+    }
+
+    /** Lane of one key within one partition; keys compare by their bytes. */
+    private record KeyLane(PartitionWindow window, ByteBuffer key) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof KeyLane other && other.window == window && other.key.equals(key);
+        }
+
+        @Override
+        public int hashCode() {
+            return System.identityHashCode(window) * 31 + key.hashCode();
+        }
+    }
+}

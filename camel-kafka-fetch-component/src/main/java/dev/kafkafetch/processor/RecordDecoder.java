@@ -1,0 +1,47 @@
+package dev.kafkafetch.processor;
+
+import java.util.Map;
+
+import dev.kafkafetch.window.PartitionWindow;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.serialization.Deserializer;
+
+/**
+ * Turns a polled raw record into a {@link WorkItem} with the user's key and value deserializers. The consumer itself
+ * reads bytes, so a record that cannot be deserialized fails alone, at its exact partition and offset, instead of
+ * failing the poll of every partition. Confined to the fetch thread (deserializers need not be thread-safe).
+ */
+public final class RecordDecoder implements AutoCloseable {
+
+    private final Deserializer<?> keyDeserializer;
+    private final Deserializer<?> valueDeserializer;
+
+    public RecordDecoder(Deserializer<?> keyDeserializer, Deserializer<?> valueDeserializer,
+                         Map<String, Object> consumerConfig) {
+        this.keyDeserializer = keyDeserializer;
+        this.valueDeserializer = valueDeserializer;
+        keyDeserializer.configure(consumerConfig, true);
+        valueDeserializer.configure(consumerConfig, false);
+    }
+
+    public WorkItem decode(PartitionWindow window, ConsumerRecord<byte[], byte[]> record) {
+        long seq = window.append(record.offset());
+        Object key = null;
+        Object value = null;
+        Exception error = null;
+        try {
+            key = record.key() == null ? null : keyDeserializer.deserialize(record.topic(), record.headers(), record.key());
+            value = valueDeserializer.deserialize(record.topic(), record.headers(), record.value());
+        } catch (Exception e) {
+            error = e;
+        }
+        return new WorkItem(window, seq, record.offset(), record.timestamp(), record.key(), record.value(),
+                record.headers(), key, value, error, System.nanoTime());
+    }
+
+    @Override
+    public void close() {
+        keyDeserializer.close();
+        valueDeserializer.close();
+    }
+}

@@ -1,0 +1,67 @@
+package dev.kafkafetch.processor;
+
+import org.apache.camel.AsyncCallback;
+import org.apache.camel.Exchange;
+import org.apache.camel.support.DefaultConsumer;
+
+/**
+ * The streaming facade: one exchange per record, run through the route's {@link org.apache.camel.AsyncProcessor}.
+ * <p>
+ * A handled exception counts as success. An exchange that still carries an exception after Camel's error handler
+ * marks its {@link WorkItem} failed; without a dead-letter topic it is also given to the consumer's
+ * {@link org.apache.camel.spi.ExceptionHandler} (logged, or bridged to the route's error handler), as camel-kafka
+ * does. A record that could not be deserialized is not routed: its exchange carries the raw bytes and the cause and is
+ * treated as failed.
+ */
+public final class RouteItemProcessor implements ItemProcessor {
+
+    private final DefaultConsumer consumer;
+    private final ExchangeBuilder builder;
+    private final boolean deadLetterEnabled;
+
+    public RouteItemProcessor(DefaultConsumer consumer, ExchangeBuilder builder, boolean deadLetterEnabled) {
+        this.consumer = consumer;
+        this.builder = builder;
+        this.deadLetterEnabled = deadLetterEnabled;
+    }
+
+    @Override
+    public boolean process(WorkItem item, AsyncCallback callback) {
+        Exchange exchange = consumer.createExchange(false);
+        try {
+            builder.fill(exchange, item);
+        } catch (Exception e) {
+            exchange.setException(e);
+        }
+        if (item.decodeError() != null || exchange.getException() != null) {
+            if (exchange.getException() == null) {
+                exchange.setException(item.decodeError());
+            }
+            finish(item, exchange);
+            callback.done(true);
+            return true;
+        }
+        return consumer.getAsyncProcessor().process(exchange, doneSync -> {
+            finish(item, exchange);
+            callback.done(doneSync);
+        });
+    }
+
+    private void finish(WorkItem item, Exchange exchange) {
+        try {
+            Exception failure = exchange.getException();
+            if (failure != null) {
+                item.fail(item.decodeError() != null ? "deserialization" : "failed", failure);
+                if (!deadLetterEnabled) {
+                    consumer.getExceptionHandler().handleException(
+                            "Error processing record " + item + (item.decodeError() != null
+                                    ? " (cannot deserialize it; its raw bytes are the body)" : "")
+                                                                   + "; it is skipped",
+                            exchange, failure);
+                }
+            }
+        } finally {
+            consumer.releaseExchange(exchange, false);
+        }
+    }
+}

@@ -1,0 +1,69 @@
+package dev.kafkafetch.task;
+
+import java.util.List;
+import java.util.Properties;
+import java.util.regex.Pattern;
+
+import dev.kafkafetch.processor.Ordering;
+
+/**
+ * Everything a fetch task needs to know, validated and fixed when the route starts. The Kafka consumer
+ * {@code properties} always read raw bytes and never auto-commit.
+ *
+ * @param producerProperties connection and security settings for the dead-letter producer
+ * @param topics       topic names to subscribe to, or null when {@code pattern} is set
+ * @param pattern      topic pattern to subscribe to, or null
+ * @param stallTimeoutMs 0 = stall detection off
+ * @param deadLetterTopic null = no dead-letter topic
+ */
+public record TaskSettings(
+        String groupId,
+        Properties properties,
+        Properties producerProperties,
+        Class<?> keyDeserializer,
+        Class<?> valueDeserializer,
+        List<String> topics,
+        Pattern pattern,
+        long pollTimeoutMs,
+        int maxPollRecords,
+        int maxInFlightRecords,
+        int maxConcurrency,
+        Ordering ordering,
+        boolean autoCommitEnable,
+        long autoCommitIntervalMs,
+        long commitTimeoutMs,
+        long shutdownTimeoutMs,
+        long revokeTimeoutMs,
+        SeekPolicy seekTo,
+        long stallTimeoutMs,
+        String deadLetterTopic,
+        int createConsumerBackoffMaxAttempts,
+        long createConsumerBackoffIntervalMs,
+        int subscribeConsumerBackoffMaxAttempts,
+        long subscribeConsumerBackoffIntervalMs) {
+
+    /** The settings of task {@code index} of {@code count}: client and instance ids get a -index suffix. */
+    public TaskSettings forTask(int index, int count) {
+        if (count == 1) {
+            return this;
+        }
+        Properties p = new Properties();
+        p.putAll(properties);
+        for (String key : new String[] { "client.id", "group.instance.id" }) {
+            String value = p.getProperty(key);
+            if (value != null) {
+                p.setProperty(key, value + "-" + index);
+            }
+        }
+        return new TaskSettings(groupId, p, producerProperties, keyDeserializer, valueDeserializer, topics, pattern,
+                pollTimeoutMs, maxPollRecords, maxInFlightRecords, maxConcurrency, ordering, autoCommitEnable,
+                autoCommitIntervalMs, commitTimeoutMs, shutdownTimeoutMs, revokeTimeoutMs, seekTo, stallTimeoutMs,
+                deadLetterTopic, createConsumerBackoffMaxAttempts, createConsumerBackoffIntervalMs,
+                subscribeConsumerBackoffMaxAttempts, subscribeConsumerBackoffIntervalMs);
+    }
+
+    /** What the task subscribes to, for logs and metrics. */
+    public String subscription() {
+        return pattern != null ? pattern.pattern() : String.join(",", topics);
+    }
+}

@@ -1,0 +1,88 @@
+package dev.kafkafetch.testinfra;
+
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ConditionEvaluationResult;
+import org.junit.jupiter.api.extension.ExecutionCondition;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.ParameterContext;
+import org.junit.jupiter.api.extension.ParameterResolutionException;
+import org.junit.jupiter.api.extension.ParameterResolver;
+
+/**
+ * JUnit 5 extension giving tests the JVM-wide shared broker of {@link KafkaServices#shared()}.
+ * <p>
+ * Use {@code @RegisterExtension static final KafkaBrokerExtension KAFKA = KafkaBrokerExtension.shared();} or
+ * {@code @ExtendWith(KafkaBrokerExtension.class)}. Guarantees:
+ * <ul>
+ *   <li>the broker is running before the first {@code @BeforeAll} of the test class that uses it;</li>
+ *   <li>test and lifecycle method parameters of type {@link KafkaService} get the shared broker, parameters of type
+ *       {@link KafkaTestSupport} a fresh helper bound to it that is closed when the method's scope ends;</li>
+ *   <li>with {@code -Dkafka.instance.type=testcontainers} and no Docker engine, the tests are skipped (disabled),
+ *       never failed.</li>
+ * </ul>
+ * The broker is never stopped by this extension (a JVM shutdown hook closes it).
+ */
+public final class KafkaBrokerExtension implements BeforeAllCallback, ExecutionCondition, ParameterResolver {
+
+    private static final KafkaBrokerExtension SHARED = new KafkaBrokerExtension();
+
+    static {
+        KafkaLogging.quietBrokerLogs();
+    }
+
+    /** Public for {@code @ExtendWith}; prefer {@link #shared()}. All instances use the same shared broker. */
+    public KafkaBrokerExtension() {
+    }
+
+    /** The extension instance to register with {@code @RegisterExtension}. */
+    public static KafkaBrokerExtension shared() {
+        return SHARED;
+    }
+
+    /** The shared broker, started if needed. */
+    public KafkaService service() {
+        return KafkaServices.shared();
+    }
+
+    /** Shortcut for {@code service().bootstrapServers()}. */
+    public String bootstrapServers() {
+        return service().bootstrapServers();
+    }
+
+    @Override
+    public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {
+        if (KafkaServices.TYPE_TESTCONTAINERS.equals(KafkaServices.instanceType())
+            && !TestcontainersKafka.isDockerAvailable()) {
+            return ConditionEvaluationResult.disabled(
+                "kafka.instance.type=testcontainers but no Docker engine is available");
+        }
+        return ConditionEvaluationResult.enabled("Kafka broker available (" + KafkaServices.instanceType() + ")");
+    }
+
+    @Override
+    public void beforeAll(ExtensionContext context) {
+        service();
+    }
+
+    @Override
+    public boolean supportsParameter(ParameterContext parameterContext, ExtensionContext extensionContext) {
+        Class<?> type = parameterContext.getParameter().getType();
+        return type == KafkaService.class || type == KafkaTestSupport.class;
+    }
+
+    @Override
+    public Object resolveParameter(ParameterContext parameterContext, ExtensionContext extensionContext) {
+        Class<?> type = parameterContext.getParameter().getType();
+        if (type == KafkaService.class) {
+            return service();
+        }
+        if (type == KafkaTestSupport.class) {
+            KafkaTestSupport support = new KafkaTestSupport(bootstrapServers());
+            // AutoCloseable values in the store are closed when the context ends
+            extensionContext.getStore(ExtensionContext.Namespace.create(KafkaBrokerExtension.class, parameterContext.getDeclaringExecutable()))
+                .put(parameterContext.getIndex(), support);
+            return support;
+        }
+        throw new ParameterResolutionException("Unsupported parameter type " + type.getName());
+    }
+}
