@@ -90,7 +90,7 @@ public class KafkaFetchConsumer extends DefaultConsumer implements Suspendable {
         ThreadPoolProfile profile = new ThreadPoolProfile("kafka-fetch-workers");
         profile.setPoolSize(slots);
         profile.setMaxPoolSize(slots);
-        profile.setMaxQueueSize(-1);
+        profile.setMaxQueueSize(Integer.MAX_VALUE); // never more tasks than slots (plus abandoned stalls)
         profile.setAllowCoreThreadTimeOut(true);
         profile.setRejectedPolicy(ThreadPoolRejectedPolicy.Abort);
         workers = esm.newThreadPool(this, "KafkaFetchWorker[" + topic + "]", profile);

@@ -1,0 +1,128 @@
+package dev.kafkafetch.window;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+import java.util.TreeSet;
+
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.RepeatedTest;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class PartitionWindowTest {
+
+    private final TopicPartition tp = new TopicPartition("t", 0);
+
+    @Test
+    void nothingCommittableBeforeTheFirstRecordFinishes() {
+        PartitionWindow w = new PartitionWindow(tp);
+        assertThat(w.committable()).isEqualTo(-1);
+        long s0 = w.append(10);
+        long s1 = w.append(11);
+        w.finish(s1);
+        assertThat(w.committable()).isEqualTo(-1);
+        assertThat(w.firstUnfinishedOffset()).isEqualTo(10);
+        w.finish(s0);
+        assertThat(w.committable()).isEqualTo(12);
+        assertThat(w.unfinished()).isZero();
+        assertThat(w.size()).isZero();
+    }
+
+    @Test
+    void gapsInOffsetsAreRespected() {
+        PartitionWindow w = new PartitionWindow(tp);
+        long a = w.append(5);
+        long b = w.append(9); // 6..8 compacted away
+        long c = w.append(20);
+        w.finish(a);
+        assertThat(w.committable()).isEqualTo(6);
+        w.finish(c);
+        assertThat(w.committable()).isEqualTo(6);
+        w.finish(b);
+        assertThat(w.committable()).isEqualTo(21);
+    }
+
+    @Test
+    void finishingTwiceOrOutsideTheWindowChangesNothing() {
+        PartitionWindow w = new PartitionWindow(tp);
+        long a = w.append(1);
+        assertThat(w.finish(a)).isTrue();
+        assertThat(w.finish(a)).isFalse();
+        assertThat(w.finish(a + 5)).isFalse();
+        assertThat(w.unfinished()).isZero();
+    }
+
+    @Test
+    void offsetsMustIncrease() {
+        PartitionWindow w = new PartitionWindow(tp);
+        w.append(7);
+        assertThatThrownBy(() -> w.append(7)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void memoryFollowsTheWindowNotTheTopic() {
+        PartitionWindow w = new PartitionWindow(tp);
+        // a million records, never more than 100 unfinished at once
+        List<Long> open = new ArrayList<>();
+        for (long offset = 0; offset < 1_000_000; offset++) {
+            open.add(w.append(offset));
+            if (open.size() == 100) {
+                for (long s : open) {
+                    w.finish(s);
+                }
+                open.clear();
+            }
+        }
+        assertThat(w.capacity()).isLessThanOrEqualTo(128);
+        assertThat(w.committable()).isEqualTo(1_000_000);
+    }
+
+    /**
+     * Property: for random offsets (with gaps) finished in a random order, after every step the committable offset
+     * is never past an unfinished record, it equals the first unfinished offset when there is one, and it reaches
+     * last + 1 when everything finished.
+     */
+    @RepeatedTest(200)
+    void committableNeverPassesAnUnfinishedRecord() {
+        Random random = new Random();
+        long seed = random.nextLong();
+        random.setSeed(seed);
+        PartitionWindow w = new PartitionWindow(tp);
+        int n = 1 + random.nextInt(2000);
+        long[] offsets = new long[n];
+        long[] seqs = new long[n];
+        long offset = random.nextInt(1000);
+        TreeSet<Long> unfinished = new TreeSet<>();
+        List<Integer> order = new ArrayList<>();
+        int appended = 0;
+        // interleave appends and finishes, as the fetch thread does
+        while (appended < n || !order.isEmpty()) {
+            boolean doAppend = appended < n && (order.isEmpty() || random.nextInt(3) > 0);
+            if (doAppend) {
+                offset += 1 + (random.nextInt(10) == 0 ? random.nextInt(50) : 0);
+                offsets[appended] = offset;
+                seqs[appended] = w.append(offset);
+                unfinished.add(offset);
+                order.add(appended);
+                appended++;
+            } else {
+                Collections.shuffle(order, random);
+                int i = order.remove(order.size() - 1);
+                assertThat(w.finish(seqs[i])).as("seed %d", seed).isTrue();
+                unfinished.remove(offsets[i]);
+            }
+            long committable = w.committable();
+            if (!unfinished.isEmpty()) {
+                assertThat(committable).as("seed %d", seed).isLessThanOrEqualTo(unfinished.first());
+                assertThat(w.firstUnfinishedOffset()).as("seed %d", seed).isEqualTo(unfinished.first());
+            }
+            assertThat(w.unfinished()).as("seed %d", seed).isEqualTo(unfinished.size());
+        }
+        assertThat(w.committable()).as("seed %d", seed).isEqualTo(offsets[n - 1] + 1);
+        assertThat(w.firstUnfinishedOffset()).isEqualTo(-1);
+    }
+}
