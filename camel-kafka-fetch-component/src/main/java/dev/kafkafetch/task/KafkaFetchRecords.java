@@ -450,6 +450,7 @@ public final class KafkaFetchRecords implements Runnable {
                 commits.commit(consumer, revoked, System.currentTimeMillis());
             }
             retire(revoked);
+            publishSnapshot(System.currentTimeMillis());
             LOG.info("Fetch task {} revoked {}", threadName, partitions);
         }
 
@@ -490,6 +491,7 @@ public final class KafkaFetchRecords implements Runnable {
             if (userPaused || backPressurePaused) {
                 consumer.pause(partitions);
             }
+            publishSnapshot(System.currentTimeMillis());
             LOG.info("Fetch task {} assigned {}", threadName, partitions);
         }
     }

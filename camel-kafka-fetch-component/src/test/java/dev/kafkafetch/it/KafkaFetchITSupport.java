@@ -49,9 +49,26 @@ public abstract class KafkaFetchITSupport {
 
     /** A kafka-fetch URI on the shared broker with test-friendly timings (fast commits, short session). */
     protected static String uri(String topic, String group, String extra) {
-        return "kafka-fetch:" + topic + "?brokers=" + KAFKA.bootstrapServers() + "&groupId=" + group
-               + "&autoOffsetReset=earliest&autoCommitIntervalMs=200&sessionTimeoutMs=6000&heartbeatIntervalMs=500"
-               + (extra == null || extra.isEmpty() ? "" : "&" + extra);
+        java.util.Map<String, String> options = new java.util.LinkedHashMap<>();
+        options.put("brokers", KAFKA.bootstrapServers());
+        options.put("groupId", group);
+        options.put("autoOffsetReset", "earliest");
+        options.put("autoCommitIntervalMs", "200");
+        options.put("sessionTimeoutMs", "6000");
+        options.put("heartbeatIntervalMs", "500");
+        if (extra != null && !extra.isEmpty()) {
+            for (String pair : extra.split("&")) {
+                int eq = pair.indexOf('=');
+                options.put(pair.substring(0, eq), pair.substring(eq + 1));
+            }
+        }
+        StringBuilder sb = new StringBuilder("kafka-fetch:").append(topic);
+        char sep = '?';
+        for (java.util.Map.Entry<String, String> e : options.entrySet()) {
+            sb.append(sep).append(e.getKey()).append('=').append(e.getValue());
+            sep = '&';
+        }
+        return sb.toString();
     }
 
     protected CamelContext startContext(RouteBuilder routes) throws Exception {

@@ -96,7 +96,8 @@ public final class KafkaTestSupport implements AutoCloseable {
             try {
                 TopicDescription d = admin().describeTopics(List.of(topic)).allTopicNames().get(5, TimeUnit.SECONDS).get(topic);
                 long withLeader = d.partitions().stream().filter(p -> p.leader() != null && !p.leader().isEmpty()).count();
-                if (d.partitions().size() == partitions && withLeader == partitions) {
+                if (d.partitions().size() == partitions && withLeader == partitions
+                    && producer().partitionsFor(topic).stream().allMatch(p -> p.leader() != null)) {
                     return;
                 }
                 problem = withLeader + "/" + partitions + " partitions have a leader";
@@ -270,6 +271,9 @@ public final class KafkaTestSupport implements AutoCloseable {
             conf.put(ProducerConfig.ACKS_CONFIG, "all");
             conf.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
             conf.put(ProducerConfig.LINGER_MS_CONFIG, 5);
+            // one request in flight: a retry right after topic creation (NOT_LEADER) cannot overtake later batches
+            conf.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1);
+            conf.put(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
             conf.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
             conf.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int) TIMEOUT.toMillis());
             conf.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, (int) TIMEOUT.toMillis());

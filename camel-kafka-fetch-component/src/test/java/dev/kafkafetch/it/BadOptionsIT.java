@@ -1,0 +1,103 @@
+package dev.kafkafetch.it;
+
+import java.util.stream.Stream;
+
+import dev.kafkafetch.testinfra.KafkaTestSupport;
+import org.apache.camel.CamelContext;
+import org.apache.camel.builder.RouteBuilder;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+/** Bad input fails the route's start with a message that names the option. */
+class BadOptionsIT extends KafkaFetchITSupport {
+
+    static Stream<Arguments> badOptions() {
+        return Stream.of(
+                Arguments.of("unknownOption=1", "unknownOption"),
+                Arguments.of("ordering=SIDEWAYS", "ordering"),
+                Arguments.of("seekTo=MIDDLE", "seekTo"),
+                Arguments.of("autoOffsetReset=middle", "autoOffsetReset"),
+                Arguments.of("groupProtocol=gossip", "groupProtocol"),
+                Arguments.of("isolationLevel=sometimes", "isolationLevel"),
+                Arguments.of("consumersCount=0", "consumersCount"),
+                Arguments.of("maxConcurrency=-3", "maxConcurrency"),
+                Arguments.of("pollTimeoutMs=0", "pollTimeoutMs"),
+                Arguments.of("maxPollRecords=0", "maxPollRecords"),
+                Arguments.of("shutdownTimeout=-1", "shutdownTimeout"),
+                Arguments.of("commitTimeoutMs=0", "commitTimeoutMs"),
+                Arguments.of("stallTimeoutMs=-5", "stallTimeoutMs"),
+                Arguments.of("maxInFlightRecords=10", "maxInFlightRecords"),
+                Arguments.of("valueDeserializer=com.example.NoSuchDeserializer", "valueDeserializer"),
+                Arguments.of("keyDeserializer=java.lang.String", "keyDeserializer"),
+                Arguments.of("partitionAssignor=com.example.NoSuchAssignor", "partitionAssignor"),
+                Arguments.of("additionalProperties.enable.auto.commit=true", "enable.auto.commit"),
+                Arguments.of("topicIsPattern=true&unused=(", "unused"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("badOptions")
+    void badOptionFailsStartNamingIt(String option, String named) {
+        String uri = "kafka-fetch:t?brokers=" + KAFKA.bootstrapServers() + "&groupId=g&" + option;
+        assertThat(messages(startFailure(uri))).contains(named);
+    }
+
+    @Test
+    void missingBrokers() {
+        assertThat(messages(startFailure("kafka-fetch:t?groupId=g"))).contains("brokers");
+    }
+
+    @Test
+    void missingGroupId() {
+        assertThat(messages(startFailure("kafka-fetch:t?brokers=" + KAFKA.bootstrapServers()))).contains("groupId");
+    }
+
+    @Test
+    void invalidTopicPattern() {
+        assertThat(messages(startFailure("kafka-fetch:orders[?brokers=" + KAFKA.bootstrapServers()
+                                         + "&groupId=g&topicIsPattern=true"))).contains("topicIsPattern");
+    }
+
+    @Test
+    void producerIsRefusedWithPointerToCamelKafka() {
+        CamelContext context = newContext();
+        Throwable failure = catchThrowable(() -> {
+            context.addRoutes(new RouteBuilder() {
+                @Override
+                public void configure() {
+                    from("direct:in").to("kafka-fetch:" + KafkaTestSupport.uniqueName("t") + "?brokers="
+                                         + KAFKA.bootstrapServers() + "&groupId=g");
+                }
+            });
+            context.start();
+        });
+        assertThat(messages(failure)).contains("camel-kafka");
+    }
+
+    private Throwable startFailure(String uri) {
+        CamelContext context = newContext();
+        Throwable failure = catchThrowable(() -> {
+            context.addRoutes(new RouteBuilder() {
+                @Override
+                public void configure() {
+                    from(uri).log("${body}");
+                }
+            });
+            context.start();
+        });
+        assertThat(failure).as("starting %s must fail", uri).isNotNull();
+        return failure;
+    }
+
+    private static String messages(Throwable t) {
+        StringBuilder sb = new StringBuilder();
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            sb.append(c.getMessage()).append(" | ");
+        }
+        return sb.toString();
+    }
+}
