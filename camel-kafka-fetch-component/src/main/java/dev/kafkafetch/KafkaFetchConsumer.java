@@ -86,11 +86,14 @@ public class KafkaFetchConsumer extends DefaultConsumer implements Suspendable {
         int count = endpoint.getConsumersCount();
         String topic = settings.subscription();
         fetchThreads = esm.newFixedThreadPool(this, "KafkaFetchConsumer[" + topic + "]", count);
+        // a hand-off pool: the dispatcher never starts more records than its slots, so threads stay within
+        // slots, plus one for each stalled record that was abandoned while its thread is still stuck
         int slots = settings.maxConcurrency() * count;
         ThreadPoolProfile profile = new ThreadPoolProfile("kafka-fetch-workers");
         profile.setPoolSize(slots);
-        profile.setMaxPoolSize(slots);
-        profile.setMaxQueueSize(Integer.MAX_VALUE); // never more tasks than slots (plus abandoned stalls)
+        profile.setMaxPoolSize(Integer.MAX_VALUE);
+        profile.setMaxQueueSize(0);
+        profile.setKeepAliveTime(60L);
         profile.setAllowCoreThreadTimeOut(true);
         profile.setRejectedPolicy(ThreadPoolRejectedPolicy.Abort);
         workers = esm.newThreadPool(this, "KafkaFetchWorker[" + topic + "]", profile);

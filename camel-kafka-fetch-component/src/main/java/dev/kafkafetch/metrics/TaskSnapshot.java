@@ -28,6 +28,7 @@ public record TaskSnapshot(
         long reconnects,
         long backPressurePauses,
         int inFlight,
+        int peakInFlight,
         int running,
         int queued,
         int maxInFlightRecords,
@@ -44,7 +45,7 @@ public record TaskSnapshot(
     public static TaskSnapshot initial(String threadName, String state, String subscription, String groupId,
                                        int maxInFlightRecords, int maxConcurrency) {
         return new TaskSnapshot(threadName, state, subscription, groupId, null, null, -1, null, List.of(), 0, 0, 0,
-                0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, maxInFlightRecords, maxConcurrency, 0, 0, null, 0, 0.0, 0,
+                0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, maxInFlightRecords, maxConcurrency, 0, 0, null, 0, 0.0, 0,
                 System.currentTimeMillis());
     }
 }

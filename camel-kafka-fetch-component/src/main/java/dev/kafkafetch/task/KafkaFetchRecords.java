@@ -81,6 +81,7 @@ public final class KafkaFetchRecords implements Runnable {
     private final RateMeter rate = new RateMeter();
     private RecordDecoder decoder;
     private int inFlight;
+    private int peakInFlight;
     private boolean backPressurePaused;
     private boolean userPaused;
     private boolean firstAssignment = true;
@@ -358,7 +359,9 @@ public final class KafkaFetchRecords implements Runnable {
             }
             for (ConsumerRecord<byte[], byte[]> record : records.records(tp)) {
                 WorkItem item = decoder.decode(window, record);
-                inFlight++;
+                if (++inFlight > peakInFlight) {
+                    peakInFlight = inFlight;
+                }
                 recordsPolled++;
                 dispatcher.submit(item);
             }
@@ -640,7 +643,7 @@ public final class KafkaFetchRecords implements Runnable {
         snapshot = new TaskSnapshot(threadName, state.get().name(), settings.subscription(), settings.groupId(),
                 instanceId, memberId, generation, clientId, List.copyOf(parts), polls, recordsPolled, recordsFinished,
                 recordsFailed, recordsDeadLettered, recordsStalled, commits.commits(), commits.failures(), rebalances,
-                reconnects, backPressurePauses, inFlight, dispatcher.runningCount(), dispatcher.queuedCount(),
+                reconnects, backPressurePauses, inFlight, peakInFlight, dispatcher.runningCount(), dispatcher.queuedCount(),
                 settings.maxInFlightRecords(), settings.maxConcurrency(), lastPollTime, commits.lastCommitTimeMs(),
                 lastError, lastErrorTime, rate.perSecond(nowMs), oldestAge, nowMs);
     }
