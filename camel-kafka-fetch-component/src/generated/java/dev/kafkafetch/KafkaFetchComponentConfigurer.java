@@ -35,6 +35,8 @@ public class KafkaFetchComponentConfigurer extends PropertyConfigurerSupport imp
         case "healthCheckConsumerEnabled": target.setHealthCheckConsumerEnabled(property(camelContext, boolean.class, value)); return true;
         case "healthcheckproducerenabled":
         case "healthCheckProducerEnabled": target.setHealthCheckProducerEnabled(property(camelContext, boolean.class, value)); return true;
+        case "pollexceptionstrategy":
+        case "pollExceptionStrategy": target.setPollExceptionStrategy(property(camelContext, dev.kafkafetch.error.PollExceptionStrategy.class, value)); return true;
         case "subscribeconsumerbackoffinterval":
         case "subscribeConsumerBackoffInterval": target.setSubscribeConsumerBackoffInterval(property(camelContext, long.class, value)); return true;
         case "subscribeconsumerbackoffmaxattempts":
@@ -58,6 +60,8 @@ public class KafkaFetchComponentConfigurer extends PropertyConfigurerSupport imp
         case "healthCheckConsumerEnabled": return boolean.class;
         case "healthcheckproducerenabled":
         case "healthCheckProducerEnabled": return boolean.class;
+        case "pollexceptionstrategy":
+        case "pollExceptionStrategy": return dev.kafkafetch.error.PollExceptionStrategy.class;
         case "subscribeconsumerbackoffinterval":
         case "subscribeConsumerBackoffInterval": return long.class;
         case "subscribeconsumerbackoffmaxattempts":
@@ -82,6 +86,8 @@ public class KafkaFetchComponentConfigurer extends PropertyConfigurerSupport imp
         case "healthCheckConsumerEnabled": return target.isHealthCheckConsumerEnabled();
         case "healthcheckproducerenabled":
         case "healthCheckProducerEnabled": return target.isHealthCheckProducerEnabled();
+        case "pollexceptionstrategy":
+        case "pollExceptionStrategy": return target.getPollExceptionStrategy();
         case "subscribeconsumerbackoffinterval":
         case "subscribeConsumerBackoffInterval": return target.getSubscribeConsumerBackoffInterval();
         case "subscribeconsumerbackoffmaxattempts":

@@ -25,12 +25,21 @@ public class KafkaFetchEndpointConfigurer extends PropertyConfigurerSupport impl
         switch (ignoreCase ? name.toLowerCase() : name) {
         case "additionalproperties":
         case "additionalProperties": target.setAdditionalProperties(property(camelContext, java.util.Map.class, value)); return true;
+        case "allowmanualcommit":
+        case "allowManualCommit": target.setAllowManualCommit(property(camelContext, boolean.class, value)); return true;
         case "autocommitenable":
         case "autoCommitEnable": target.setAutoCommitEnable(property(camelContext, boolean.class, value)); return true;
         case "autocommitintervalms":
         case "autoCommitIntervalMs": target.setAutoCommitIntervalMs(property(camelContext, long.class, value)); return true;
         case "autooffsetreset":
         case "autoOffsetReset": target.setAutoOffsetReset(property(camelContext, java.lang.String.class, value)); return true;
+        case "batching": target.setBatching(property(camelContext, boolean.class, value)); return true;
+        case "batchingintervalms":
+        case "batchingIntervalMs": target.setBatchingIntervalMs(property(camelContext, java.lang.Integer.class, value)); return true;
+        case "breakonfirsterror":
+        case "breakOnFirstError": target.setBreakOnFirstError(property(camelContext, boolean.class, value)); return true;
+        case "breakonfirsterrormaxattempts":
+        case "breakOnFirstErrorMaxAttempts": target.setBreakOnFirstErrorMaxAttempts(property(camelContext, int.class, value)); return true;
         case "bridgeerrorhandler":
         case "bridgeErrorHandler": target.setBridgeErrorHandler(property(camelContext, boolean.class, value)); return true;
         case "brokers": target.setBrokers(property(camelContext, java.lang.String.class, value)); return true;
@@ -62,6 +71,8 @@ public class KafkaFetchEndpointConfigurer extends PropertyConfigurerSupport impl
         case "heartbeatIntervalMs": target.setHeartbeatIntervalMs(property(camelContext, int.class, value)); return true;
         case "isolationlevel":
         case "isolationLevel": target.setIsolationLevel(property(camelContext, java.lang.String.class, value)); return true;
+        case "kafkamanualcommitfactory":
+        case "kafkaManualCommitFactory": target.setKafkaManualCommitFactory(property(camelContext, dev.kafkafetch.commit.KafkaManualCommitFactory.class, value)); return true;
         case "keydeserializer":
         case "keyDeserializer": target.setKeyDeserializer(property(camelContext, java.lang.String.class, value)); return true;
         case "maxconcurrency":
@@ -75,6 +86,8 @@ public class KafkaFetchEndpointConfigurer extends PropertyConfigurerSupport impl
         case "ordering": target.setOrdering(property(camelContext, dev.kafkafetch.processor.Ordering.class, value)); return true;
         case "partitionassignor":
         case "partitionAssignor": target.setPartitionAssignor(property(camelContext, java.lang.String.class, value)); return true;
+        case "pollonerror":
+        case "pollOnError": target.setPollOnError(property(camelContext, dev.kafkafetch.error.PollOnError.class, value)); return true;
         case "polltimeoutms":
         case "pollTimeoutMs": target.setPollTimeoutMs(property(camelContext, long.class, value)); return true;
         case "revoketimeoutms":
@@ -106,12 +119,21 @@ public class KafkaFetchEndpointConfigurer extends PropertyConfigurerSupport impl
         switch (ignoreCase ? name.toLowerCase() : name) {
         case "additionalproperties":
         case "additionalProperties": return java.util.Map.class;
+        case "allowmanualcommit":
+        case "allowManualCommit": return boolean.class;
         case "autocommitenable":
         case "autoCommitEnable": return boolean.class;
         case "autocommitintervalms":
         case "autoCommitIntervalMs": return long.class;
         case "autooffsetreset":
         case "autoOffsetReset": return java.lang.String.class;
+        case "batching": return boolean.class;
+        case "batchingintervalms":
+        case "batchingIntervalMs": return java.lang.Integer.class;
+        case "breakonfirsterror":
+        case "breakOnFirstError": return boolean.class;
+        case "breakonfirsterrormaxattempts":
+        case "breakOnFirstErrorMaxAttempts": return int.class;
         case "bridgeerrorhandler":
         case "bridgeErrorHandler": return boolean.class;
         case "brokers": return java.lang.String.class;
@@ -143,6 +165,8 @@ public class KafkaFetchEndpointConfigurer extends PropertyConfigurerSupport impl
         case "heartbeatIntervalMs": return int.class;
         case "isolationlevel":
         case "isolationLevel": return java.lang.String.class;
+        case "kafkamanualcommitfactory":
+        case "kafkaManualCommitFactory": return dev.kafkafetch.commit.KafkaManualCommitFactory.class;
         case "keydeserializer":
         case "keyDeserializer": return java.lang.String.class;
         case "maxconcurrency":
@@ -156,6 +180,8 @@ public class KafkaFetchEndpointConfigurer extends PropertyConfigurerSupport impl
         case "ordering": return dev.kafkafetch.processor.Ordering.class;
         case "partitionassignor":
         case "partitionAssignor": return java.lang.String.class;
+        case "pollonerror":
+        case "pollOnError": return dev.kafkafetch.error.PollOnError.class;
         case "polltimeoutms":
         case "pollTimeoutMs": return long.class;
         case "revoketimeoutms":
@@ -188,12 +214,21 @@ public class KafkaFetchEndpointConfigurer extends PropertyConfigurerSupport impl
         switch (ignoreCase ? name.toLowerCase() : name) {
         case "additionalproperties":
         case "additionalProperties": return target.getAdditionalProperties();
+        case "allowmanualcommit":
+        case "allowManualCommit": return target.isAllowManualCommit();
         case "autocommitenable":
         case "autoCommitEnable": return target.isAutoCommitEnable();
         case "autocommitintervalms":
         case "autoCommitIntervalMs": return target.getAutoCommitIntervalMs();
         case "autooffsetreset":
         case "autoOffsetReset": return target.getAutoOffsetReset();
+        case "batching": return target.isBatching();
+        case "batchingintervalms":
+        case "batchingIntervalMs": return target.getBatchingIntervalMs();
+        case "breakonfirsterror":
+        case "breakOnFirstError": return target.isBreakOnFirstError();
+        case "breakonfirsterrormaxattempts":
+        case "breakOnFirstErrorMaxAttempts": return target.getBreakOnFirstErrorMaxAttempts();
         case "bridgeerrorhandler":
         case "bridgeErrorHandler": return target.isBridgeErrorHandler();
         case "brokers": return target.getBrokers();
@@ -225,6 +260,8 @@ public class KafkaFetchEndpointConfigurer extends PropertyConfigurerSupport impl
         case "heartbeatIntervalMs": return target.getHeartbeatIntervalMs();
         case "isolationlevel":
         case "isolationLevel": return target.getIsolationLevel();
+        case "kafkamanualcommitfactory":
+        case "kafkaManualCommitFactory": return target.getKafkaManualCommitFactory();
         case "keydeserializer":
         case "keyDeserializer": return target.getKeyDeserializer();
         case "maxconcurrency":
@@ -238,6 +275,8 @@ public class KafkaFetchEndpointConfigurer extends PropertyConfigurerSupport impl
         case "ordering": return target.getOrdering();
         case "partitionassignor":
         case "partitionAssignor": return target.getPartitionAssignor();
+        case "pollonerror":
+        case "pollOnError": return target.getPollOnError();
         case "polltimeoutms":
         case "pollTimeoutMs": return target.getPollTimeoutMs();
         case "revoketimeoutms":

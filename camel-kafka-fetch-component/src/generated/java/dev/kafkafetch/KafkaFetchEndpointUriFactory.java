@@ -24,11 +24,16 @@ public class KafkaFetchEndpointUriFactory extends org.apache.camel.support.compo
     private static final Set<String> ENDPOINT_IDENTITY_PROPERTY_NAMES;
     private static final Map<String, String> MULTI_VALUE_PREFIXES;
     static {
-        Set<String> props = new HashSet<>(39);
+        Set<String> props = new HashSet<>(46);
         props.add("additionalProperties");
+        props.add("allowManualCommit");
         props.add("autoCommitEnable");
         props.add("autoCommitIntervalMs");
         props.add("autoOffsetReset");
+        props.add("batching");
+        props.add("batchingIntervalMs");
+        props.add("breakOnFirstError");
+        props.add("breakOnFirstErrorMaxAttempts");
         props.add("bridgeErrorHandler");
         props.add("brokers");
         props.add("clientId");
@@ -45,6 +50,7 @@ public class KafkaFetchEndpointUriFactory extends org.apache.camel.support.compo
         props.add("headerFilterStrategy");
         props.add("heartbeatIntervalMs");
         props.add("isolationLevel");
+        props.add("kafkaManualCommitFactory");
         props.add("keyDeserializer");
         props.add("maxConcurrency");
         props.add("maxInFlightRecords");
@@ -52,6 +58,7 @@ public class KafkaFetchEndpointUriFactory extends org.apache.camel.support.compo
         props.add("maxPollRecords");
         props.add("ordering");
         props.add("partitionAssignor");
+        props.add("pollOnError");
         props.add("pollTimeoutMs");
         props.add("revokeTimeoutMs");
         props.add("saslJaasConfig");

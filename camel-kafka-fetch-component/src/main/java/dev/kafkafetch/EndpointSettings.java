@@ -51,6 +51,18 @@ final class EndpointSettings {
         if (e.getMaxPollIntervalMs() != null) {
             positive("maxPollIntervalMs", e.getMaxPollIntervalMs());
         }
+        if (e.getBatchingIntervalMs() != null) {
+            positive("batchingIntervalMs", e.getBatchingIntervalMs());
+        }
+        notNegative("breakOnFirstErrorMaxAttempts", e.getBreakOnFirstErrorMaxAttempts());
+        if (e.getPollOnError() == null) {
+            throw new IllegalArgumentException(
+                    "kafka-fetch option pollOnError must be DISCARD, ERROR_HANDLER, RECONNECT, RETRY or STOP");
+        }
+        if (e.isAllowManualCommit() && e.getKafkaManualCommitFactory() == null) {
+            throw new IllegalArgumentException("kafka-fetch option kafkaManualCommitFactory is required with"
+                                               + " allowManualCommit=true");
+        }
         if (e.getMaxInFlightRecords() < e.getMaxPollRecords()) {
             throw new IllegalArgumentException("kafka-fetch option maxInFlightRecords (" + e.getMaxInFlightRecords()
                                                + ") must be at least maxPollRecords (" + e.getMaxPollRecords()
@@ -162,6 +174,8 @@ final class EndpointSettings {
                 e.getPollTimeoutMs(), e.getMaxPollRecords(), e.getMaxInFlightRecords(), e.getMaxConcurrency(),
                 e.getOrdering(), e.isAutoCommitEnable(), e.getAutoCommitIntervalMs(), e.getCommitTimeoutMs(),
                 e.getShutdownTimeout(), e.getRevokeTimeoutMs(), e.getSeekTo(), e.getStallTimeoutMs(), dlt,
+                e.isBreakOnFirstError(), e.getBreakOnFirstErrorMaxAttempts(), e.isAllowManualCommit(), e.isBatching(),
+                e.getBatchingIntervalMs() == null ? 0 : e.getBatchingIntervalMs(),
                 c.getCreateConsumerBackoffMaxAttempts(), c.getCreateConsumerBackoffInterval(),
                 c.getSubscribeConsumerBackoffMaxAttempts(), c.getSubscribeConsumerBackoffInterval());
     }

@@ -2,6 +2,7 @@ package dev.kafkafetch;
 
 import java.util.Map;
 
+import dev.kafkafetch.error.PollExceptionStrategy;
 import org.apache.camel.Endpoint;
 import org.apache.camel.spi.Metadata;
 import org.apache.camel.spi.annotations.Component;
@@ -29,6 +30,19 @@ public class KafkaFetchComponent extends HealthCheckComponent {
               description = "Maximum number the kafka consumer will attempt to subscribe to the kafka broker, before"
                             + " eventually giving up and failing. 0 (the default) retries forever.")
     private int subscribeConsumerBackoffMaxAttempts;
+
+    @Metadata(label = "consumer,advanced",
+              description = "A custom strategy deciding what a fetch task does when poll() throws; overrides every"
+                            + " endpoint's pollOnError.")
+    private PollExceptionStrategy pollExceptionStrategy;
+
+    public PollExceptionStrategy getPollExceptionStrategy() {
+        return pollExceptionStrategy;
+    }
+
+    public void setPollExceptionStrategy(PollExceptionStrategy pollExceptionStrategy) {
+        this.pollExceptionStrategy = pollExceptionStrategy;
+    }
 
     @Override
     protected Endpoint createEndpoint(String uri, String remaining, Map<String, Object> parameters) throws Exception {

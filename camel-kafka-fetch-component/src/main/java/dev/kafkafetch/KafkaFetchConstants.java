@@ -25,6 +25,26 @@ public final class KafkaFetchConstants {
               javaType = "Long")
     public static final String MESSAGE_TIMESTAMP = org.apache.camel.Exchange.MESSAGE_TIMESTAMP;
 
+    @Metadata(label = "consumer",
+              description = "Whether it is the last record of its partition in the current poll (set when"
+                            + " autoCommitEnable is false or allowManualCommit is true)",
+              javaType = "Boolean")
+    public static final String LAST_RECORD_BEFORE_COMMIT = "CamelKafkaLastRecordBeforeCommit";
+    @Metadata(label = "consumer",
+              description = "Whether it is the last record of the current poll (set when autoCommitEnable is false"
+                            + " or allowManualCommit is true)",
+              javaType = "Boolean")
+    public static final String LAST_POLL_RECORD = "CamelKafkaLastPollRecord";
+    @Metadata(label = "consumer",
+              description = "With allowManualCommit=true: commits the offset after this record when its commit() is"
+                            + " called, from any thread",
+              javaType = "dev.kafkafetch.commit.KafkaManualCommit")
+    public static final String MANUAL_COMMIT = "CamelKafkaManualCommit";
+    @Metadata(label = "consumer",
+              description = "How many times this record has been delivered by this consumer: 1, then counted up by"
+                            + " breakOnFirstError re-deliveries",
+              javaType = "Integer")
+    public static final String DELIVERY_ATTEMPT = "CamelKafkaFetchDeliveryAttempt";
     @Metadata(label = "consumer", description = "The consumer group id of the fetch task that polled the record",
               javaType = "String")
     public static final String GROUP_ID = "CamelKafkaFetchGroupId";
@@ -33,6 +53,11 @@ public final class KafkaFetchConstants {
                             + " deserialized: the deserialization error",
               javaType = "Exception")
     public static final String DESERIALIZATION_ERROR = "CamelKafkaFetchDeserializationError";
+    @Metadata(label = "consumer",
+              description = "Set when the record's key or value could not be deserialized: the raw value bytes (also"
+                            + " the body, unless an error handler replaced it)",
+              javaType = "byte[]")
+    public static final String RAW_VALUE = "CamelKafkaFetchRawValue";
 
     /** Record headers added to a dead letter (values are UTF-8 strings). */
     public static final String DLT_ORIGINAL_TOPIC = "kafka-fetch.dlt.original-topic";

@@ -9,7 +9,9 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Function;
 
+import dev.kafkafetch.error.ConfiguredPollExceptionStrategy;
 import dev.kafkafetch.error.DeadLetterPublisher;
+import dev.kafkafetch.error.PollExceptionStrategy;
 import dev.kafkafetch.metrics.TaskSnapshot;
 import dev.kafkafetch.processor.ExchangeBuilder;
 import dev.kafkafetch.processor.RecordDecoder;
@@ -39,7 +41,8 @@ public class KafkaFetchConsumer extends DefaultConsumer implements Suspendable {
     private static final Logger LOG = LoggerFactory.getLogger(KafkaFetchConsumer.class);
 
     private final TaskSettings settings;
-    private final List<KafkaFetchRecords> tasks = new ArrayList<>();
+    /** Replaced whole on start and stop, so readers on other threads always see a complete list. */
+    private volatile List<KafkaFetchRecords> tasks = List.of();
     private Function<Properties, Consumer<byte[], byte[]>> consumerFactory = KafkaConsumer::new;
     private ExecutorService fetchThreads;
     private ExecutorService workers;
@@ -75,7 +78,7 @@ public class KafkaFetchConsumer extends DefaultConsumer implements Suspendable {
     }
 
     public List<KafkaFetchRecords> tasks() {
-        return List.copyOf(tasks);
+        return tasks;
     }
 
     @Override
@@ -103,15 +106,24 @@ public class KafkaFetchConsumer extends DefaultConsumer implements Suspendable {
                     settings.producerProperties(), deadLetterRetries);
         }
         ExchangeBuilder builder = new ExchangeBuilder(endpoint.getHeaderFilterStrategy(),
-                endpoint.getHeaderDeserializer(), settings.groupId());
-        RouteItemProcessor itemProcessor = new RouteItemProcessor(this, builder, deadLetters != null);
+                endpoint.getHeaderDeserializer(), settings.groupId(),
+                !settings.autoCommitEnable() || settings.allowManualCommit(),
+                settings.allowManualCommit() ? endpoint.getKafkaManualCommitFactory() : null);
+        boolean failuresHandledElsewhere = deadLetters != null || settings.breakOnFirstError();
+        PollExceptionStrategy pollErrors = endpoint.getComponent().getPollExceptionStrategy() != null
+                ? endpoint.getComponent().getPollExceptionStrategy()
+                : new ConfiguredPollExceptionStrategy(endpoint.getPollOnError());
+        List<KafkaFetchRecords> created = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
             TaskSettings taskSettings = settings.forTask(i, count);
             String name = "kafka-fetch[" + topic + "]#" + i;
             KafkaFetchRecords task = new KafkaFetchRecords(taskSettings, name, consumerFactory,
-                    () -> newDecoder(taskSettings), itemProcessor, workers, getExceptionHandler(), deadLetters);
-            tasks.add(task);
+                    () -> newDecoder(taskSettings),
+                    gateway -> new RouteItemProcessor(this, builder, failuresHandledElsewhere, gateway), workers,
+                    getExceptionHandler(), pollErrors, deadLetters);
+            created.add(task);
         }
+        tasks = List.copyOf(created);
         for (KafkaFetchRecords task : tasks) {
             fetchThreads.submit(task);
         }
@@ -142,14 +154,15 @@ public class KafkaFetchConsumer extends DefaultConsumer implements Suspendable {
 
     @Override
     protected void doStop() throws Exception {
-        tasks.forEach(KafkaFetchRecords::requestStop);
+        List<KafkaFetchRecords> stopping = tasks;
+        stopping.forEach(KafkaFetchRecords::requestStop);
         long wait = settings.shutdownTimeoutMs() + settings.commitTimeoutMs() + 5000;
-        for (KafkaFetchRecords task : tasks) {
+        for (KafkaFetchRecords task : stopping) {
             if (!task.awaitTermination(wait)) {
                 LOG.warn("Fetch task {} did not terminate within {} ms", task.threadName(), wait);
             }
         }
-        tasks.clear();
+        tasks = List.of();
         ExecutorServiceManager esm = getEndpoint().getCamelContext().getExecutorServiceManager();
         if (fetchThreads != null) {
             esm.shutdownNow(fetchThreads);

@@ -2,6 +2,9 @@ package dev.kafkafetch;
 
 import java.util.Map;
 
+import dev.kafkafetch.commit.DefaultKafkaManualCommitFactory;
+import dev.kafkafetch.commit.KafkaManualCommitFactory;
+import dev.kafkafetch.error.PollOnError;
 import dev.kafkafetch.processor.Ordering;
 import dev.kafkafetch.serde.DefaultKafkaHeaderDeserializer;
 import dev.kafkafetch.serde.KafkaFetchHeaderFilterStrategy;
@@ -141,6 +144,28 @@ public class KafkaFetchEndpoint extends DefaultEndpoint implements HeaderFilterS
     @UriParam(label = "consumer",
               description = "Topic receiving the records that are still failed after Camel's error handler (and stalled ones), with provenance headers. A record counts as finished once the broker acknowledged its dead letter.")
     private String deadLetterTopic;
+
+    @UriParam(label = "consumer", defaultValue = "false",
+              description = "When a record's exchange is still failed after Camel's error handler: commit its partition up to it, skip the rest of that partition's polled records, seek back to it and poll again, without leaving the group. Other partitions go on. See breakOnFirstErrorMaxAttempts.")
+    private boolean breakOnFirstError = false;
+    @UriParam(label = "consumer", defaultValue = "0",
+              description = "With breakOnFirstError, how many times a record is delivered before it is handled as without breakOnFirstError (dead-lettered, or logged and skipped). 0 = retry forever, as camel-kafka does; every retry is logged at WARN with its topic, partition and offset.")
+    private int breakOnFirstErrorMaxAttempts = 0;
+    @UriParam(label = "consumer", defaultValue = "false",
+              description = "Whether to put a KafkaManualCommit in header CamelKafkaManualCommit. Its commit() may be called from any thread; the fetch thread commits, never past an unfinished record of the partition.")
+    private boolean allowManualCommit = false;
+    @UriParam(label = "consumer,advanced",
+              description = "Factory of the KafkaManualCommit instances: synchronous (default, waits for the broker) or DefaultKafkaManualAsyncCommitFactory.")
+    private KafkaManualCommitFactory kafkaManualCommitFactory = new DefaultKafkaManualCommitFactory();
+    @UriParam(label = "consumer", defaultValue = "ERROR_HANDLER",
+              description = "What to do if poll() throws: DISCARD, ERROR_HANDLER, RECONNECT, RETRY or STOP. Authentication and authorization errors always stop the task. A component-level pollExceptionStrategy overrides it.")
+    private PollOnError pollOnError = PollOnError.ERROR_HANDLER;
+    @UriParam(label = "consumer", defaultValue = "false",
+              description = "Whether to process records in batches: one exchange per poll (or per batchingIntervalMs), whose body is the List of per-record exchanges. A batch finishes, fails and commits as a whole.")
+    private boolean batching = false;
+    @UriParam(label = "consumer",
+              description = "In batching mode, collect records over polls and complete the batch after this many ms (counted from its first record) or when maxPollRecords records are collected, whichever comes first. Without it, one batch per poll.")
+    private Integer batchingIntervalMs;
 
     public KafkaFetchEndpoint(String endpointUri, KafkaFetchComponent component) {
         super(endpointUri, component);
@@ -455,5 +480,60 @@ public class KafkaFetchEndpoint extends DefaultEndpoint implements HeaderFilterS
 
     public void setDeadLetterTopic(String deadLetterTopic) {
         this.deadLetterTopic = deadLetterTopic;
+    }
+    public boolean isBreakOnFirstError() {
+        return breakOnFirstError;
+    }
+
+    public void setBreakOnFirstError(boolean breakOnFirstError) {
+        this.breakOnFirstError = breakOnFirstError;
+    }
+
+    public int getBreakOnFirstErrorMaxAttempts() {
+        return breakOnFirstErrorMaxAttempts;
+    }
+
+    public void setBreakOnFirstErrorMaxAttempts(int breakOnFirstErrorMaxAttempts) {
+        this.breakOnFirstErrorMaxAttempts = breakOnFirstErrorMaxAttempts;
+    }
+
+    public boolean isAllowManualCommit() {
+        return allowManualCommit;
+    }
+
+    public void setAllowManualCommit(boolean allowManualCommit) {
+        this.allowManualCommit = allowManualCommit;
+    }
+
+    public KafkaManualCommitFactory getKafkaManualCommitFactory() {
+        return kafkaManualCommitFactory;
+    }
+
+    public void setKafkaManualCommitFactory(KafkaManualCommitFactory kafkaManualCommitFactory) {
+        this.kafkaManualCommitFactory = kafkaManualCommitFactory;
+    }
+
+    public PollOnError getPollOnError() {
+        return pollOnError;
+    }
+
+    public void setPollOnError(PollOnError pollOnError) {
+        this.pollOnError = pollOnError;
+    }
+
+    public boolean isBatching() {
+        return batching;
+    }
+
+    public void setBatching(boolean batching) {
+        this.batching = batching;
+    }
+
+    public Integer getBatchingIntervalMs() {
+        return batchingIntervalMs;
+    }
+
+    public void setBatchingIntervalMs(Integer batchingIntervalMs) {
+        this.batchingIntervalMs = batchingIntervalMs;
     }
 }

@@ -80,6 +80,29 @@ public final class CommitManager {
         }
     }
 
+    /**
+     * Commits explicit offsets (manual commits), each already checked against its window by the caller. Throws when
+     * the commit failed.
+     */
+    public void commitExactly(Consumer<?, ?> consumer, Map<PartitionWindow, Long> targets) {
+        Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+        targets.forEach((w, offset) -> offsets.put(w.partition(), new OffsetAndMetadata(offset)));
+        try {
+            consumer.commitSync(offsets, timeout);
+        } catch (RuntimeException e) {
+            failures++;
+            lastError = e.toString();
+            throw e;
+        }
+        targets.forEach((w, offset) -> {
+            if (offset > w.lastCommitted()) {
+                w.committed(offset);
+            }
+        });
+        commits++;
+        lastCommitTimeMs = System.currentTimeMillis();
+    }
+
     public long commits() {
         return commits;
     }

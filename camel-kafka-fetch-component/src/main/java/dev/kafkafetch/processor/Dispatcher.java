@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -90,33 +89,50 @@ public final class Dispatcher {
      * left alone. Returns how many were cancelled.
      */
     public int cancel(Predicate<PartitionWindow> windows) {
+        List<WorkItem> toStart;
+        int cancelled;
         synchronized (lock) {
             int before = queued;
-            for (Iterator<WorkItem> it = ready.iterator(); it.hasNext();) {
-                WorkItem item = it.next();
-                if (windows.test(item.window)) {
-                    it.remove();
-                    cancelOne(item);
-                    if (item.lane != null) {
-                        ArrayDeque<WorkItem> lane = lanes.remove(item.lane);
-                        if (lane != null) {
-                            lane.forEach(this::cancelOne);
-                        }
-                    }
-                }
-            }
-            for (Iterator<ArrayDeque<WorkItem>> it = lanes.values().iterator(); it.hasNext();) {
-                ArrayDeque<WorkItem> lane = it.next();
-                for (Iterator<WorkItem> li = lane.iterator(); li.hasNext();) {
-                    WorkItem item = li.next();
-                    if (windows.test(item.window)) {
-                        li.remove();
+            // records waiting behind a lane's head
+            for (ArrayDeque<WorkItem> lane : lanes.values()) {
+                lane.removeIf(item -> {
+                    if (matches(item, windows)) {
                         cancelOne(item);
+                        return true;
                     }
+                    return false;
+                });
+            }
+            // ready records; a cancelled lane head hands its lane to the next (non-matching) record
+            List<WorkItem> heads = new ArrayList<>();
+            for (WorkItem item : ready) {
+                if (matches(item, windows)) {
+                    heads.add(item);
                 }
             }
-            return before - queued;
+            for (WorkItem item : heads) {
+                ready.remove(item);
+                cancelOne(item);
+                releaseLane(item);
+            }
+            cancelled = before - queued;
+            toStart = takeStartable(null);
         }
+        startAll(toStart);
+        return cancelled;
+    }
+
+    /** A record matches by its window; a batch only when every one of its records matches. */
+    private static boolean matches(WorkItem item, Predicate<PartitionWindow> windows) {
+        if (item.batch == null) {
+            return windows.test(item.window);
+        }
+        for (WorkItem r : item.batch) {
+            if (!windows.test(r.window)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private void cancelOne(WorkItem item) {
@@ -174,7 +190,13 @@ public final class Dispatcher {
         }
     }
 
+    private static final Object BATCH_LANE = new Object();
+
     private Object laneKey(WorkItem item) {
+        if (item.batch != null) {
+            // batches follow each other unless the user asked for no order at all
+            return ordering == Ordering.UNORDERED ? null : BATCH_LANE;
+        }
         switch (ordering) {
             case PARTITION:
                 return item.window;

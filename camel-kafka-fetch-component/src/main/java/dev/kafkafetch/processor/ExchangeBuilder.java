@@ -1,27 +1,38 @@
 package dev.kafkafetch.processor;
 
 import dev.kafkafetch.KafkaFetchConstants;
+import dev.kafkafetch.commit.KafkaManualCommitFactory;
+import dev.kafkafetch.commit.ManualCommitGateway;
 import dev.kafkafetch.serde.KafkaHeaderDeserializer;
 import org.apache.camel.Exchange;
 import org.apache.camel.Message;
 import org.apache.camel.spi.HeaderFilterStrategy;
 import org.apache.kafka.common.header.Header;
 
-/** Fills an exchange from a polled record with the headers camel-kafka 4.22 sets. */
+/** Fills an exchange from a polled record with the headers camel-kafka 4.22 sets, plus kafka-fetch's own. */
 public final class ExchangeBuilder {
 
     private final HeaderFilterStrategy headerFilterStrategy;
     private final KafkaHeaderDeserializer headerDeserializer;
     private final String groupId;
+    private final boolean commitHeaders;
+    private final KafkaManualCommitFactory manualCommits;
 
+    /**
+     * @param commitHeaders set CamelKafkaLastRecordBeforeCommit / CamelKafkaLastPollRecord (as camel-kafka does when
+     *                      autoCommitEnable is false or allowManualCommit is true)
+     * @param manualCommits null unless allowManualCommit
+     */
     public ExchangeBuilder(HeaderFilterStrategy headerFilterStrategy, KafkaHeaderDeserializer headerDeserializer,
-                           String groupId) {
+                           String groupId, boolean commitHeaders, KafkaManualCommitFactory manualCommits) {
         this.headerFilterStrategy = headerFilterStrategy;
         this.headerDeserializer = headerDeserializer;
         this.groupId = groupId;
+        this.commitHeaders = commitHeaders;
+        this.manualCommits = manualCommits;
     }
 
-    public void fill(Exchange exchange, WorkItem item) {
+    public void fill(Exchange exchange, WorkItem item, ManualCommitGateway gateway) {
         Message message = exchange.getMessage();
         message.setHeader(KafkaFetchConstants.PARTITION, item.partition());
         message.setHeader(KafkaFetchConstants.TOPIC, item.topic());
@@ -30,12 +41,21 @@ public final class ExchangeBuilder {
         message.setHeader(KafkaFetchConstants.TIMESTAMP, item.timestamp());
         message.setHeader(KafkaFetchConstants.MESSAGE_TIMESTAMP, item.timestamp());
         message.setHeader(KafkaFetchConstants.GROUP_ID, groupId);
+        message.setHeader(KafkaFetchConstants.DELIVERY_ATTEMPT, item.attempt());
+        if (commitHeaders) {
+            message.setHeader(KafkaFetchConstants.LAST_RECORD_BEFORE_COMMIT, item.lastRecordBeforeCommit());
+            message.setHeader(KafkaFetchConstants.LAST_POLL_RECORD, item.lastPollRecord());
+        }
+        if (manualCommits != null) {
+            message.setHeader(KafkaFetchConstants.MANUAL_COMMIT, manualCommits.newInstance(item, gateway));
+        }
         if (item.decodeError() != null) {
             // the raw bytes go to the route's error handling together with the cause
             if (item.rawKey() != null) {
                 message.setHeader(KafkaFetchConstants.KEY, item.rawKey());
             }
             message.setHeader(KafkaFetchConstants.DESERIALIZATION_ERROR, item.decodeError());
+            message.setHeader(KafkaFetchConstants.RAW_VALUE, item.rawValue());
             message.setBody(item.rawValue());
         } else {
             if (item.key() != null) {

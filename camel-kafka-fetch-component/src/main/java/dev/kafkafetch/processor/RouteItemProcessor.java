@@ -1,35 +1,57 @@
 package dev.kafkafetch.processor;
 
+import java.util.ArrayList;
+import java.util.List;
+
+import dev.kafkafetch.commit.ManualCommitGateway;
 import org.apache.camel.AsyncCallback;
 import org.apache.camel.Exchange;
 import org.apache.camel.support.DefaultConsumer;
 
 /**
- * The streaming facade: one exchange per record, run through the route's {@link org.apache.camel.AsyncProcessor}.
+ * The processor facades: streaming (one exchange per record) or batch (one exchange whose body is the
+ * {@code List<Exchange>} of its records), run through the route's {@link org.apache.camel.AsyncProcessor}.
  * <p>
  * A handled exception counts as success. An exchange that still carries an exception after Camel's error handler
- * marks its {@link WorkItem} failed; without a dead-letter topic it is also given to the consumer's
- * {@link org.apache.camel.spi.ExceptionHandler} (logged, or bridged to the route's error handler), as camel-kafka
- * does. A record that could not be deserialized is not routed: its exchange carries the raw bytes and the cause and is
- * treated as failed.
+ * marks its {@link WorkItem} failed; without a dead-letter topic or breakOnFirstError it is also given to the
+ * consumer's {@link org.apache.camel.spi.ExceptionHandler} (logged, or bridged to the route's error handler), as
+ * camel-kafka does. A record that could not be deserialized is not routed: its exchange carries the raw bytes and the
+ * cause and is treated as failed.
  */
 public final class RouteItemProcessor implements ItemProcessor {
 
     private final DefaultConsumer consumer;
     private final ExchangeBuilder builder;
-    private final boolean deadLetterEnabled;
+    private final boolean failuresHandledElsewhere;
+    private final ManualCommitGateway gateway;
 
-    public RouteItemProcessor(DefaultConsumer consumer, ExchangeBuilder builder, boolean deadLetterEnabled) {
+    /**
+     * @param failuresHandledElsewhere a dead-letter topic or breakOnFirstError takes care of failed records: don't
+     *                                 also give them to the exception handler
+     */
+    public RouteItemProcessor(DefaultConsumer consumer, ExchangeBuilder builder, boolean failuresHandledElsewhere,
+                              ManualCommitGateway gateway) {
         this.consumer = consumer;
         this.builder = builder;
-        this.deadLetterEnabled = deadLetterEnabled;
+        this.failuresHandledElsewhere = failuresHandledElsewhere;
+        this.gateway = gateway;
     }
 
     @Override
     public boolean process(WorkItem item, AsyncCallback callback) {
         Exchange exchange = consumer.createExchange(false);
         try {
-            builder.fill(exchange, item);
+            if (item.isBatch()) {
+                List<Exchange> records = new ArrayList<>(item.batch().size());
+                for (WorkItem r : item.batch()) {
+                    Exchange child = consumer.getEndpoint().createExchange();
+                    builder.fill(child, r, gateway);
+                    records.add(child);
+                }
+                exchange.getMessage().setBody(records);
+            } else {
+                builder.fill(exchange, item, gateway);
+            }
         } catch (Exception e) {
             exchange.setException(e);
         }
@@ -52,9 +74,9 @@ public final class RouteItemProcessor implements ItemProcessor {
             Exception failure = exchange.getException();
             if (failure != null) {
                 item.fail(item.decodeError() != null ? "deserialization" : "failed", failure);
-                if (!deadLetterEnabled) {
+                if (!failuresHandledElsewhere) {
                     consumer.getExceptionHandler().handleException(
-                            "Error processing record " + item + (item.decodeError() != null
+                            "Error processing " + item + (item.decodeError() != null
                                     ? " (cannot deserialize it; its raw bytes are the body)" : "")
                                                                    + "; it is skipped",
                             exchange, failure);

@@ -31,6 +31,15 @@ public final class WorkItem {
     final Exception decodeError;
     final long polledAtNanos;
 
+    /** For a batch: the records it carries (this item is then a carrier, not a record of its own). */
+    final java.util.List<WorkItem> batch;
+    /** 1 on the first delivery of this offset, counted up by breakOnFirstError re-deliveries. */
+    int attempt = 1;
+    boolean lastRecordBeforeCommit;
+    boolean lastPollRecord;
+    /** The route failed it and breakOnFirstError asks to seek back to it. */
+    volatile boolean breakRequested;
+
     Object lane;
     private final AtomicInteger state = new AtomicInteger(QUEUED);
     volatile long startedAtNanos;
@@ -54,6 +63,62 @@ public final class WorkItem {
         this.value = value;
         this.decodeError = decodeError;
         this.polledAtNanos = polledAtNanos;
+        this.batch = null;
+    }
+
+    /** A batch of records processed as one exchange; it finishes (or fails) as a whole. */
+    public WorkItem(java.util.List<WorkItem> batch) {
+        WorkItem first = batch.get(0);
+        this.window = first.window;
+        this.seq = first.seq;
+        this.offset = first.offset;
+        this.timestamp = first.timestamp;
+        this.rawKey = null;
+        this.rawValue = null;
+        this.headers = null;
+        this.key = null;
+        this.value = null;
+        this.decodeError = null;
+        this.polledAtNanos = first.polledAtNanos;
+        this.batch = java.util.List.copyOf(batch);
+    }
+
+    /** The records of a batch, or null for a single record. */
+    public java.util.List<WorkItem> batch() {
+        return batch;
+    }
+
+    public boolean isBatch() {
+        return batch != null;
+    }
+
+    public int attempt() {
+        return attempt;
+    }
+
+    public void attempt(int attempt) {
+        this.attempt = attempt;
+    }
+
+    public boolean lastRecordBeforeCommit() {
+        return lastRecordBeforeCommit;
+    }
+
+    public boolean lastPollRecord() {
+        return lastPollRecord;
+    }
+
+    public void positionInPoll(boolean lastOfPartition, boolean lastOfPoll) {
+        this.lastRecordBeforeCommit = lastOfPartition;
+        this.lastPollRecord = lastOfPoll;
+    }
+
+    public boolean breakRequested() {
+        return breakRequested;
+    }
+
+    public void requestBreak() {
+        this.breakRequested = true;
     }
 
     public PartitionWindow window() {
@@ -148,6 +213,7 @@ public final class WorkItem {
 
     @Override
     public String toString() {
-        return window.partition() + "@" + offset;
+        return batch != null ? "batch of " + batch.size() + " from " + window.partition() + "@" + offset
+                : window.partition() + "@" + offset;
     }
 }

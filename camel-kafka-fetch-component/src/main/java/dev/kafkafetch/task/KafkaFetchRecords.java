@@ -10,16 +10,22 @@ import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Properties;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
 import dev.kafkafetch.commit.CommitManager;
+import dev.kafkafetch.commit.ManualCommitGateway;
 import dev.kafkafetch.error.DeadLetterPublisher;
+import dev.kafkafetch.error.PollExceptionStrategy;
+import dev.kafkafetch.error.PollOnError;
 import dev.kafkafetch.metrics.PartitionSnapshot;
 import dev.kafkafetch.metrics.RateMeter;
 import dev.kafkafetch.metrics.TaskSnapshot;
@@ -35,9 +41,8 @@ import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.AuthenticationException;
-import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -52,7 +57,7 @@ import org.slf4j.LoggerFactory;
  * (waits happen only on revoke and shutdown, bounded by their timeouts); on revoke it commits what is finished of the
  * revoked partitions and drops the rest, to be re-delivered to their new owner.
  */
-public final class KafkaFetchRecords implements Runnable {
+public final class KafkaFetchRecords implements Runnable, ManualCommitGateway {
 
     private static final Logger LOG = LoggerFactory.getLogger(KafkaFetchRecords.class);
     /** Poll timeout while records are in flight, so completions are drained and commits made promptly. */
@@ -63,6 +68,7 @@ public final class KafkaFetchRecords implements Runnable {
     private final Function<Properties, Consumer<byte[], byte[]>> consumerFactory;
     private final Supplier<RecordDecoder> decoderFactory;
     private final ExceptionHandler exceptionHandler;
+    private final PollExceptionStrategy pollErrors;
     private final DeadLetterPublisher deadLetters;
     private final Dispatcher dispatcher;
 
@@ -70,6 +76,8 @@ public final class KafkaFetchRecords implements Runnable {
     private final CountDownLatch stopSignal = new CountDownLatch(1);
     private final CountDownLatch terminated = new CountDownLatch(1);
     private final LinkedBlockingQueue<WorkItem> completions = new LinkedBlockingQueue<>();
+    private final ConcurrentLinkedQueue<ManualCommitRequest> manualCommits = new ConcurrentLinkedQueue<>();
+    private volatile boolean inLongPoll;
     private volatile boolean stopRequested;
     private volatile boolean pauseWanted;
     private volatile Consumer<byte[], byte[]> consumer;
@@ -85,6 +93,15 @@ public final class KafkaFetchRecords implements Runnable {
     private boolean backPressurePaused;
     private boolean userPaused;
     private boolean firstAssignment = true;
+    /** breakOnFirstError: the offset being re-delivered per partition, and its delivery count. */
+    private final Map<TopicPartition, long[]> redeliveries = new HashMap<>();
+    /** Partitions sought back during this loop: records of the current poll for them are stale. */
+    private final Set<TopicPartition> soughtBack = new HashSet<>();
+    /** batching: records collected for the next batch, and when its first record was polled. */
+    private final List<WorkItem> pendingBatch = new ArrayList<>();
+    private long batchStartMs;
+    private boolean closing;
+    private Set<PartitionWindow> revoking = Set.of();
     private long polls;
     private long recordsPolled;
     private long recordsFinished;
@@ -98,20 +115,24 @@ public final class KafkaFetchRecords implements Runnable {
     private volatile String lastError;
     private volatile long lastErrorTime;
     private long lastStallCheckMs;
+    private String clientId;
 
     public KafkaFetchRecords(TaskSettings settings, String threadName,
                              Function<Properties, Consumer<byte[], byte[]>> consumerFactory,
-                             Supplier<RecordDecoder> decoderFactory, ItemProcessor itemProcessor, Executor workers,
-                             ExceptionHandler exceptionHandler, DeadLetterPublisher deadLetters) {
+                             Supplier<RecordDecoder> decoderFactory,
+                             Function<ManualCommitGateway, ItemProcessor> itemProcessor, Executor workers,
+                             ExceptionHandler exceptionHandler, PollExceptionStrategy pollErrors,
+                             DeadLetterPublisher deadLetters) {
         this.settings = settings;
         this.threadName = threadName;
         this.consumerFactory = consumerFactory;
         this.decoderFactory = decoderFactory;
         this.exceptionHandler = exceptionHandler;
+        this.pollErrors = pollErrors;
         this.deadLetters = deadLetters;
         this.commits = new CommitManager(settings.autoCommitIntervalMs(), settings.commitTimeoutMs());
-        this.dispatcher = new Dispatcher(settings.ordering(), settings.maxConcurrency(), workers, itemProcessor,
-                this::onRouteDone);
+        this.dispatcher = new Dispatcher(settings.ordering(), settings.maxConcurrency(), workers,
+                itemProcessor.apply(this), this::onRouteDone);
         this.snapshot = TaskSnapshot.initial(threadName, TaskState.CONNECTING.name(), settings.subscription(),
                 settings.groupId(), settings.maxInFlightRecords(), settings.maxConcurrency());
     }
@@ -167,10 +188,116 @@ public final class KafkaFetchRecords implements Runnable {
     // ---- worker threads ----
 
     private void onRouteDone(WorkItem item) {
-        if (item.failure() != null && deadLetters != null) {
-            deadLetters.publish(item, 1, () -> completions.offer(item));
-        } else {
+        if (item.failure() == null) {
             completions.offer(item);
+            return;
+        }
+        int max = settings.breakOnFirstErrorMaxAttempts();
+        if (settings.breakOnFirstError() && (max == 0 || item.attempt() < max)) {
+            // nothing behind the failed record may start before the fetch thread seeks back to it
+            item.requestBreak();
+            Set<PartitionWindow> affected = windowsOfItem(item);
+            dispatcher.cancel(affected::contains);
+            completions.offer(item);
+            return;
+        }
+        if (deadLetters != null) {
+            List<WorkItem> records = item.isBatch() ? item.batch() : List.of(item);
+            AtomicInteger left = new AtomicInteger(records.size());
+            for (WorkItem r : records) {
+                if (r != item) {
+                    r.fail(item.failureReason(), item.failure());
+                }
+                deadLetters.publish(r, item.attempt(), () -> {
+                    if (left.decrementAndGet() == 0) {
+                        completions.offer(item);
+                    }
+                });
+            }
+            return;
+        }
+        if (settings.breakOnFirstError()) {
+            exceptionHandler.handleException("Record " + item + " failed " + item.attempt()
+                                             + " times (breakOnFirstErrorMaxAttempts); it is skipped",
+                    item.failure());
+        }
+        completions.offer(item);
+    }
+
+    private static Set<PartitionWindow> windowsOfItem(WorkItem item) {
+        if (!item.isBatch()) {
+            return Set.of(item.window());
+        }
+        Set<PartitionWindow> set = new HashSet<>();
+        for (WorkItem r : item.batch()) {
+            set.add(r.window());
+        }
+        return set;
+    }
+
+    // ---- manual commits (any thread asks, the fetch thread commits) ----
+
+    private record ManualCommitRequest(WorkItem item, CompletableFuture<Long> result) {
+    }
+
+    @Override
+    public CompletableFuture<Long> requestCommit(WorkItem item) {
+        CompletableFuture<Long> result = new CompletableFuture<>();
+        if (stopRequested && consumer == null) {
+            result.completeExceptionally(new IllegalStateException("the fetch task has stopped"));
+            return result;
+        }
+        manualCommits.offer(new ManualCommitRequest(item, result));
+        if (inLongPoll) {
+            wakeup();
+        }
+        return result;
+    }
+
+    @Override
+    public long commitTimeoutMs() {
+        return settings.commitTimeoutMs();
+    }
+
+    /** Commits what was asked by hand: each record's offset + 1, but never past an earlier unfinished record. */
+    private void drainManualCommits() {
+        if (manualCommits.isEmpty()) {
+            return;
+        }
+        Map<PartitionWindow, Long> targets = new HashMap<>();
+        List<ManualCommitRequest> requests = new ArrayList<>();
+        ManualCommitRequest request;
+        while ((request = manualCommits.poll()) != null) {
+            PartitionWindow w = request.item().window();
+            if (w.isRetired() || windows.get(w.partition()) != w) {
+                request.result().completeExceptionally(new IllegalStateException(
+                        request.item() + " is no longer assigned to this consumer (rebalance); not committed"));
+                continue;
+            }
+            long target = request.item().offset() + 1;
+            long firstUnfinished = w.firstUnfinishedOffset();
+            if (firstUnfinished >= 0 && firstUnfinished < request.item().offset()) {
+                target = firstUnfinished;
+            }
+            targets.merge(w, target, Math::max);
+            requests.add(request);
+        }
+        if (requests.isEmpty()) {
+            return;
+        }
+        targets.entrySet().removeIf(e -> e.getValue() <= e.getKey().lastCommitted());
+        try {
+            if (!targets.isEmpty()) {
+                commits.commitExactly(consumer, targets);
+            }
+            for (ManualCommitRequest r : requests) {
+                r.result().complete(r.item().window().lastCommitted());
+            }
+        } catch (RuntimeException e) {
+            recordError(e);
+            for (ManualCommitRequest r : requests) {
+                r.result().completeExceptionally(e);
+            }
         }
     }
 
@@ -188,7 +315,11 @@ public final class KafkaFetchRecords implements Runnable {
                 }
                 reconnects++;
                 setState(TaskState.RECONNECTING);
+                finishInFlightAndCommit();
                 closeConsumer();
+                if (sleepUnlessStopped(settings.createConsumerBackoffIntervalMs())) {
+                    break;
+                }
             }
         } catch (Throwable t) {
             recordError(t);
@@ -212,6 +343,7 @@ public final class KafkaFetchRecords implements Runnable {
             try {
                 decoder = decoderFactory.get();
                 consumer = consumerFactory.apply(settings.properties());
+                clientId = clientIdOf(consumer);
                 if (stopRequested) {
                     consumer.wakeup();
                 }
@@ -273,33 +405,56 @@ public final class KafkaFetchRecords implements Runnable {
             long now = System.currentTimeMillis();
             try {
                 applyRequestedState();
-                ConsumerRecords<byte[], byte[]> records = consumer.poll(Duration.ofMillis(pollTimeout(now)));
-                now = System.currentTimeMillis();
-                polls++;
-                lastPollTime = now;
-                if (!records.isEmpty()) {
-                    dispatch(records);
+                drainManualCommits();
+                long timeout = pollTimeout(now);
+                inLongPoll = timeout > BUSY_POLL_MS;
+                if (inLongPoll && !manualCommits.isEmpty()) {
+                    // asked just before inLongPoll was set: the asker did not wake us up
+                    timeout = 0;
                 }
+                polls++;
+                ConsumerRecords<byte[], byte[]> records = consumer.poll(Duration.ofMillis(timeout));
+                inLongPoll = false;
+                now = System.currentTimeMillis();
+                lastPollTime = now;
                 drainCompletions();
+                if (!records.isEmpty()) {
+                    dispatch(records, now);
+                }
+                soughtBack.clear();
+                if (settings.batching()) {
+                    dispatchBatchIfDue(now, !records.isEmpty());
+                }
+                drainManualCommits();
                 applyBackPressure();
                 if (settings.autoCommitEnable() && commits.due(now)) {
                     commits.commit(consumer, windows.values(), now);
                 }
                 checkStalls(now);
             } catch (WakeupException e) {
-                // a stop, pause or resume request: the loop looks at it
-            } catch (AuthenticationException | AuthorizationException e) {
-                recordError(e);
-                exceptionHandler.handleException("Fetch task " + threadName + " is not allowed to consume "
-                                                 + settings.subscription() + "; it stops retrying",
-                        e);
-                return false;
+                // a stop, pause, resume or manual commit request: the loop looks at it
+                inLongPoll = false;
             } catch (RuntimeException e) {
+                inLongPoll = false;
                 recordError(e);
-                exceptionHandler.handleException("Fetch task " + threadName + " poll error on "
-                                                 + settings.subscription() + "; polling goes on",
-                        e);
-                if (sleepUnlessStopped(Math.min(settings.pollTimeoutMs(), 1000))) {
+                PollOnError action = pollErrors.decide(e);
+                String what = "Fetch task " + threadName + ": poll error on " + settings.subscription();
+                switch (action) {
+                    case STOP:
+                        LOG.error("{}; the task stops (pollOnError=STOP or a security error): {}", what, e.toString(), e);
+                        exceptionHandler.handleException(what + "; the task stops", e);
+                        return false;
+                    case RECONNECT:
+                        LOG.warn("{}; reconnecting: {}", what, e.toString());
+                        return true;
+                    case ERROR_HANDLER:
+                        exceptionHandler.handleException(what + "; polling goes on", e);
+                        break;
+                    default:
+                        LOG.warn("{}; polling goes on ({}): {}", what, action, e.toString());
+                        break;
+                }
+                if (sleepUnlessStopped(Math.min(settings.pollTimeoutMs(), 500))) {
                     return false;
                 }
             }
@@ -316,7 +471,10 @@ public final class KafkaFetchRecords implements Runnable {
         if (settings.autoCommitEnable() && hasUncommitted()) {
             timeout = Math.min(timeout, commits.millisUntilDue(nowMs));
         }
-        return timeout;
+        if (!pendingBatch.isEmpty() && settings.batchingIntervalMs() > 0) {
+            timeout = Math.min(timeout, Math.max(0, batchStartMs + settings.batchingIntervalMs() - nowMs));
+        }
+        return Math.max(timeout, 0);
     }
 
     private boolean hasUncommitted() {
@@ -350,21 +508,62 @@ public final class KafkaFetchRecords implements Runnable {
                                 || s == TaskState.RESUME_REQUESTED ? target : s);
     }
 
-    private void dispatch(ConsumerRecords<byte[], byte[]> records) {
+    private void dispatch(ConsumerRecords<byte[], byte[]> records, long nowMs) {
+        int partitionsLeft = records.partitions().size();
         for (TopicPartition tp : records.partitions()) {
+            partitionsLeft--;
+            if (soughtBack.contains(tp)) {
+                continue; // polled before the seek back: the next poll returns them again
+            }
             PartitionWindow window = windows.get(tp);
             if (window == null) {
                 window = new PartitionWindow(tp);
                 windows.put(tp, window);
             }
-            for (ConsumerRecord<byte[], byte[]> record : records.records(tp)) {
+            long[] redelivery = redeliveries.get(tp);
+            List<ConsumerRecord<byte[], byte[]>> list = records.records(tp);
+            for (int i = 0; i < list.size(); i++) {
+                ConsumerRecord<byte[], byte[]> record = list.get(i);
                 WorkItem item = decoder.decode(window, record);
+                boolean lastOfPartition = i == list.size() - 1;
+                item.positionInPoll(lastOfPartition, lastOfPartition && partitionsLeft == 0);
+                if (redelivery != null && redelivery[0] == record.offset()) {
+                    item.attempt((int) redelivery[1]);
+                }
                 if (++inFlight > peakInFlight) {
                     peakInFlight = inFlight;
                 }
                 recordsPolled++;
-                dispatcher.submit(item);
+                if (settings.batching()) {
+                    if (pendingBatch.isEmpty()) {
+                        batchStartMs = nowMs;
+                    }
+                    pendingBatch.add(item);
+                    if (pendingBatch.size() >= settings.maxPollRecords()) {
+                        dispatchBatch();
+                    }
+                } else {
+                    dispatcher.submit(item);
+                }
             }
+        }
+    }
+
+    /** One batch per poll, or per batchingIntervalMs when set (counted from the batch's first record). */
+    private void dispatchBatchIfDue(long nowMs, boolean polledRecords) {
+        if (pendingBatch.isEmpty()) {
+            return;
+        }
+        if (settings.batchingIntervalMs() == 0 ? polledRecords
+                : nowMs - batchStartMs >= settings.batchingIntervalMs()) {
+            dispatchBatch();
+        }
+    }
+
+    private void dispatchBatch() {
+        if (!pendingBatch.isEmpty()) {
+            dispatcher.submit(new WorkItem(pendingBatch));
+            pendingBatch.clear();
         }
     }
 
@@ -376,6 +575,20 @@ public final class KafkaFetchRecords implements Runnable {
     }
 
     private void onCompleted(WorkItem item) {
+        if (item.breakRequested()) {
+            seekBackTo(item);
+            return;
+        }
+        if (item.isBatch()) {
+            for (WorkItem r : item.batch()) {
+                finish(r, item.failure() != null);
+            }
+        } else {
+            finish(item, item.failure() != null);
+        }
+    }
+
+    private void finish(WorkItem item, boolean failed) {
         PartitionWindow window = item.window();
         if (window.isRetired() || !window.finish(item.seq())) {
             return;
@@ -383,11 +596,51 @@ public final class KafkaFetchRecords implements Runnable {
         inFlight--;
         recordsFinished++;
         rate.mark(System.currentTimeMillis(), 1);
-        if (item.failure() != null) {
+        if (item.attempt() > 1) {
+            redeliveries.remove(window.partition());
+        }
+        if (failed) {
+            lastError = "record " + item + " failed: " + item.failure();
+            lastErrorTime = System.currentTimeMillis();
             recordsFailed++;
             if (deadLetters != null) {
                 recordsDeadLettered++;
             }
+        }
+    }
+
+    /**
+     * breakOnFirstError: commits each affected partition up to the failed record, drops what was polled after it and
+     * seeks back to it, so the next poll delivers it again. Other partitions and the group are not touched.
+     */
+    private void seekBackTo(WorkItem failed) {
+        Map<PartitionWindow, Long> firstOffsets = new HashMap<>();
+        for (WorkItem r : failed.isBatch() ? failed.batch() : List.of(failed)) {
+            firstOffsets.merge(r.window(), r.offset(), Math::min);
+        }
+        recordsFailed++;
+        for (Map.Entry<PartitionWindow, Long> e : firstOffsets.entrySet()) {
+            PartitionWindow w = e.getKey();
+            long offset = e.getValue();
+            if (closing || w.isRetired() || revoking.contains(w)) {
+                continue; // stays unfinished: never committed past, re-delivered to whoever owns it next
+            }
+            TopicPartition tp = w.partition();
+            dispatcher.cancel(x -> x == w);
+            pendingBatch.removeIf(r -> r.window() == w);
+            if (settings.autoCommitEnable()) {
+                commits.commit(consumer, List.of(w), System.currentTimeMillis());
+            }
+            int next = failed.attempt() + 1;
+            redeliveries.put(tp, new long[] { offset, next });
+            LOG.warn("Fetch task {}: {} failed (delivery attempt {}{}); breakOnFirstError seeks {} back to offset {}",
+                    threadName, failed, failed.attempt(), settings.breakOnFirstErrorMaxAttempts() > 0
+                            ? " of " + settings.breakOnFirstErrorMaxAttempts() : "",
+                    tp, offset);
+            consumer.seek(tp, offset);
+            retire(List.of(w));
+            windows.put(tp, new PartitionWindow(tp));
+            soughtBack.add(tp);
         }
     }
 
@@ -447,8 +700,14 @@ public final class KafkaFetchRecords implements Runnable {
             List<PartitionWindow> revoked = windowsOf(partitions);
             Set<PartitionWindow> set = new HashSet<>(revoked);
             dispatcher.cancel(set::contains);
+            pendingBatch.removeIf(r -> set.contains(r.window()));
             long deadline = System.currentTimeMillis() + settings.revokeTimeoutMs();
-            awaitRunning(set, deadline);
+            revoking = set;
+            try {
+                awaitRunning(set, deadline);
+            } finally {
+                revoking = Set.of();
+            }
             if (settings.autoCommitEnable()) {
                 commits.commit(consumer, revoked, System.currentTimeMillis());
             }
@@ -466,6 +725,7 @@ public final class KafkaFetchRecords implements Runnable {
             List<PartitionWindow> lost = windowsOf(partitions);
             Set<PartitionWindow> set = new HashSet<>(lost);
             dispatcher.cancel(set::contains);
+            pendingBatch.removeIf(r -> set.contains(r.window()));
             retire(lost);
             LOG.warn("Fetch task {} lost {} without a chance to commit; unfinished records will be re-delivered",
                     threadName, partitions);
@@ -477,13 +737,20 @@ public final class KafkaFetchRecords implements Runnable {
                 return;
             }
             rebalances++;
+            boolean seeking = firstAssignment && settings.seekTo() != null;
+            Map<TopicPartition, OffsetAndMetadata> committed = seeking ? Map.of() : committedOffsets(partitions);
             for (TopicPartition tp : partitions) {
-                PartitionWindow old = windows.put(tp, new PartitionWindow(tp));
+                PartitionWindow window = new PartitionWindow(tp);
+                OffsetAndMetadata c = committed.get(tp);
+                if (c != null) {
+                    window.committed(c.offset());
+                }
+                PartitionWindow old = windows.put(tp, window);
                 if (old != null) {
                     retire(List.of(old));
                 }
             }
-            if (firstAssignment && settings.seekTo() != null) {
+            if (seeking) {
                 if (settings.seekTo() == SeekPolicy.BEGINNING) {
                     consumer.seekToBeginning(partitions);
                 } else {
@@ -496,6 +763,24 @@ public final class KafkaFetchRecords implements Runnable {
             }
             publishSnapshot(System.currentTimeMillis());
             LOG.info("Fetch task {} assigned {}", threadName, partitions);
+        }
+    }
+
+    /** What the group committed for newly assigned partitions, so metrics show it before this task commits. */
+    private Map<TopicPartition, OffsetAndMetadata> committedOffsets(Collection<TopicPartition> partitions) {
+        try {
+            Map<TopicPartition, OffsetAndMetadata> map = consumer.committed(new HashSet<>(partitions),
+                    Duration.ofMillis(settings.commitTimeoutMs()));
+            Map<TopicPartition, OffsetAndMetadata> result = new HashMap<>();
+            map.forEach((tp, o) -> {
+                if (o != null) {
+                    result.put(tp, o);
+                }
+            });
+            return result;
+        } catch (RuntimeException e) {
+            LOG.debug("Fetch task {}: committed offsets unknown: {}", threadName, e.toString());
+            return Map.of();
         }
     }
 
@@ -535,10 +820,11 @@ public final class KafkaFetchRecords implements Runnable {
                     }
                     return;
                 }
-                WorkItem item = completions.poll(Math.min(left, 50), TimeUnit.MILLISECONDS);
+                WorkItem item = completions.poll(Math.min(left, 20), TimeUnit.MILLISECONDS);
                 if (item != null) {
                     onCompleted(item);
                 }
+                drainManualCommits();
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -548,13 +834,21 @@ public final class KafkaFetchRecords implements Runnable {
     // ---- shutdown ----
 
     private void shutdown() {
-        Consumer<byte[], byte[]> c = consumer;
-        if (c == null) {
+        if (consumer == null) {
             return;
         }
+        closing = true;
+        finishInFlightAndCommit();
+        closeConsumer();
+    }
+
+    /** Starts nothing new, waits for running records (bounded by shutdownTimeout) and commits what finished. */
+    private void finishInFlightAndCommit() {
+        Consumer<byte[], byte[]> c = consumer;
         dispatcher.hold(true);
         Set<PartitionWindow> all = new HashSet<>(windows.values());
         dispatcher.cancel(w -> true);
+        pendingBatch.clear();
         awaitRunning(all, System.currentTimeMillis() + settings.shutdownTimeoutMs());
         if (settings.autoCommitEnable()) {
             try {
@@ -563,7 +857,7 @@ public final class KafkaFetchRecords implements Runnable {
                 commits.commit(c, windows.values(), System.currentTimeMillis());
             }
         }
-        closeConsumer();
+        dispatcher.hold(userPaused);
     }
 
     private void closeConsumer() {
@@ -578,6 +872,10 @@ public final class KafkaFetchRecords implements Runnable {
             LOG.debug("Closing the consumer of {} failed: {}", threadName, e.toString());
         }
         consumer = null;
+        ManualCommitRequest pending;
+        while ((pending = manualCommits.poll()) != null) {
+            pending.result().completeExceptionally(new IllegalStateException("the consumer closed; not committed"));
+        }
         if (decoder != null) {
             decoder.close();
             decoder = null;
@@ -585,6 +883,25 @@ public final class KafkaFetchRecords implements Runnable {
     }
 
     // ---- helpers ----
+
+    /** The client id in use (Kafka generates one when none is configured), from the client's own metric tags. */
+    private String clientIdOf(Consumer<byte[], byte[]> c) {
+        String configured = settings.properties().getProperty("client.id");
+        if (configured != null) {
+            return configured;
+        }
+        try {
+            for (org.apache.kafka.common.MetricName name : c.metrics().keySet()) {
+                String id = name.tags().get("client-id");
+                if (id != null) {
+                    return id;
+                }
+            }
+        } catch (RuntimeException e) {
+            // unknown
+        }
+        return null;
+    }
 
     private boolean sleepUnlessStopped(long ms) throws InterruptedException {
         return stopSignal.await(ms, TimeUnit.MILLISECONDS);
@@ -639,7 +956,6 @@ public final class KafkaFetchRecords implements Runnable {
             }
         }
         long oldestAge = oldestNanos == 0 ? 0 : TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - oldestNanos);
-        String clientId = settings.properties().getProperty("client.id");
         snapshot = new TaskSnapshot(threadName, state.get().name(), settings.subscription(), settings.groupId(),
                 instanceId, memberId, generation, clientId, List.copyOf(parts), polls, recordsPolled, recordsFinished,
                 recordsFailed, recordsDeadLettered, recordsStalled, commits.commits(), commits.failures(), rebalances,

@@ -15,6 +15,7 @@ import dev.kafkafetch.processor.Ordering;
  * @param pattern      topic pattern to subscribe to, or null
  * @param stallTimeoutMs 0 = stall detection off
  * @param deadLetterTopic null = no dead-letter topic
+ * @param batchingIntervalMs 0 = one batch per poll
  */
 public record TaskSettings(
         String groupId,
@@ -37,6 +38,11 @@ public record TaskSettings(
         SeekPolicy seekTo,
         long stallTimeoutMs,
         String deadLetterTopic,
+        boolean breakOnFirstError,
+        int breakOnFirstErrorMaxAttempts,
+        boolean allowManualCommit,
+        boolean batching,
+        long batchingIntervalMs,
         int createConsumerBackoffMaxAttempts,
         long createConsumerBackoffIntervalMs,
         int subscribeConsumerBackoffMaxAttempts,
@@ -58,7 +64,8 @@ public record TaskSettings(
         return new TaskSettings(groupId, p, producerProperties, keyDeserializer, valueDeserializer, topics, pattern,
                 pollTimeoutMs, maxPollRecords, maxInFlightRecords, maxConcurrency, ordering, autoCommitEnable,
                 autoCommitIntervalMs, commitTimeoutMs, shutdownTimeoutMs, revokeTimeoutMs, seekTo, stallTimeoutMs,
-                deadLetterTopic, createConsumerBackoffMaxAttempts, createConsumerBackoffIntervalMs,
+                deadLetterTopic, breakOnFirstError, breakOnFirstErrorMaxAttempts, allowManualCommit, batching,
+                batchingIntervalMs, createConsumerBackoffMaxAttempts, createConsumerBackoffIntervalMs,
                 subscribeConsumerBackoffMaxAttempts, subscribeConsumerBackoffIntervalMs);
     }
 

@@ -1,0 +1,259 @@
+package dev.kafkafetch.devconsole;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import dev.kafkafetch.KafkaFetchConsumer;
+import dev.kafkafetch.metrics.PartitionSnapshot;
+import dev.kafkafetch.metrics.TaskSnapshot;
+import org.apache.camel.Consumer;
+import org.apache.camel.Route;
+import org.apache.camel.spi.Metadata;
+import org.apache.camel.spi.annotations.DevConsole;
+import org.apache.camel.support.PatternHelper;
+import org.apache.camel.support.console.AbstractDevConsole;
+import org.apache.camel.util.TimeUtils;
+import org.apache.camel.util.URISupport;
+import org.apache.camel.util.json.JsonArray;
+import org.apache.camel.util.json.JsonObject;
+
+/**
+ * The {@code kafka-fetch} dev console: one section per {@code kafka-fetch} route, one per fetch task (state, group
+ * membership, counters, rates, window usage, last error) and one line per assigned partition (position, committed
+ * offset, end offset, lag, in-flight, paused and why).
+ * <p>
+ * Guarantees: it only reads the immutable {@link TaskSnapshot}s the fetch threads publish, so a call never blocks,
+ * never touches a KafkaConsumer and shares no lock with a fetch thread; the endpoint URI is shown with its secrets
+ * masked ({@link URISupport#sanitizeUri}); the JSON field names are a documented contract
+ * ({@code src/main/docs/kafka-fetch-devconsole.adoc}) and every documented field is always present ({@code null} when
+ * unknown).
+ */
+@DevConsole(name = "kafka-fetch", displayName = "Kafka Fetch",
+            description = "kafka-fetch consumers: fetch tasks, assigned partitions, offsets, lag, in-flight records and counters")
+public class KafkaFetchDevConsole extends AbstractDevConsole {
+
+    /** Option: only routes whose id matches (exact id, wildcard such as {@code orders*}, or regular expression). */
+    @Metadata(description = "Only show the routes whose id matches: an exact id, a wildcard (orders*) or a regular expression")
+    public static final String ROUTE_ID = "routeId";
+
+    /** Option: whether each task lists its assigned partitions (default true). */
+    @Metadata(defaultValue = "true", javaType = "java.lang.Boolean",
+              description = "Whether to list the assigned partitions of each fetch task")
+    public static final String PARTITIONS = "partitions";
+
+    public KafkaFetchDevConsole() {
+        super("camel", "kafka-fetch", "Kafka Fetch",
+              "kafka-fetch consumers: fetch tasks, assigned partitions, offsets, lag, in-flight records and counters");
+    }
+
+    // ---- collecting (shared by both media types) ----
+
+    /** One kafka-fetch route and the snapshots of its tasks, taken once per call. */
+    private record RouteView(String routeId, String endpointUri, String consumerStatus, List<TaskSnapshot> tasks,
+                             String error) {
+    }
+
+    private List<RouteView> collect(Map<String, Object> options) {
+        String filter = optionString(options, ROUTE_ID);
+        List<RouteView> views = new ArrayList<>();
+        for (Route route : getCamelContext().getRoutes()) {
+            Consumer consumer = route.getConsumer();
+            if (!(consumer instanceof KafkaFetchConsumer kfc)) {
+                continue;
+            }
+            String routeId = route.getRouteId();
+            if (filter != null && !filter.isBlank() && !PatternHelper.matchPattern(routeId, filter)) {
+                continue;
+            }
+            String uri = URISupport.sanitizeUri(kfc.getEndpoint().getEndpointUri());
+            List<TaskSnapshot> tasks = List.of();
+            String error = null;
+            try {
+                tasks = kfc.taskSnapshots();
+            } catch (RuntimeException e) {
+                // the task list changes while the route starts or stops; show the route without its tasks
+                error = "tasks unavailable while the route starts or stops: " + e;
+            }
+            views.add(new RouteView(routeId, uri, kfc.getStatus().name(), tasks, error));
+        }
+        views.sort(Comparator.comparing(RouteView::routeId));
+        return views;
+    }
+
+    // ---- text ----
+
+    @Override
+    protected String doCallText(Map<String, Object> options) {
+        boolean showPartitions = optionBoolean(options, PARTITIONS, true);
+        long now = System.currentTimeMillis();
+        StringBuilder sb = new StringBuilder();
+        for (RouteView view : collect(options)) {
+            if (!sb.isEmpty()) {
+                sb.append('\n');
+            }
+            sb.append(String.format("Route: %s (%s)%n", view.routeId(), view.consumerStatus()));
+            sb.append(String.format("  Endpoint: %s%n", view.endpointUri()));
+            if (view.error() != null) {
+                sb.append(String.format("  %s%n", view.error()));
+            }
+            for (TaskSnapshot t : view.tasks()) {
+                appendTask(sb, t, now, showPartitions);
+            }
+        }
+        return sb.toString();
+    }
+
+    private static void appendTask(StringBuilder sb, TaskSnapshot t, long now, boolean showPartitions) {
+        sb.append(String.format("  Task: %s  state: %s%n", t.threadName(), t.state()));
+        sb.append(String.format("    Subscription: %s  group: %s  instance: %s  member: %s  generation: %s  client: %s%n",
+                t.subscription(), dash(t.groupId()), dash(t.groupInstanceId()), dash(t.memberId()),
+                t.generation() < 0 ? "-" : String.valueOf(t.generation()), dash(t.clientId())));
+        sb.append(String.format("    In flight: %d/%d  running: %d/%d  queued: %d  oldest unfinished: %s%n",
+                t.inFlight(), t.maxInFlightRecords(), t.running(), t.maxConcurrency(), t.queued(),
+                t.oldestUnfinishedAgeMs() > 0 ? TimeUtils.printDuration(t.oldestUnfinishedAgeMs(), true) : "-"));
+        sb.append(String.format(Locale.ROOT,
+                "    Records: polled %d  finished %d  failed %d  dead-lettered %d  stalled %d  rate %.1f/s (last minute)%n",
+                t.recordsPolled(), t.recordsFinished(), t.recordsFailed(), t.recordsDeadLettered(),
+                t.recordsStalled(), t.recordsPerSecond()));
+        sb.append(String.format(
+                "    Polls: %d  commits: %d  commit failures: %d  rebalances: %d  reconnects: %d  back-pressure pauses: %d%n",
+                t.polls(), t.commits(), t.commitFailures(), t.rebalances(), t.reconnects(), t.backPressurePauses()));
+        sb.append(String.format("    Last poll: %s  last commit: %s  snapshot age: %s%n", ago(t.lastPollTime(), now),
+                ago(t.lastCommitTime(), now), TimeUtils.printDuration(Math.max(0, now - t.snapshotTime()), true)));
+        if (t.lastError() != null) {
+            sb.append(String.format("    Last error: %s (%s)%n", t.lastError(), ago(t.lastErrorTime(), now)));
+        } else {
+            sb.append(String.format("    Last error: -%n"));
+        }
+        if (showPartitions) {
+            appendPartitions(sb, t.partitions());
+        }
+    }
+
+    private static void appendPartitions(StringBuilder sb, List<PartitionSnapshot> partitions) {
+        if (partitions.isEmpty()) {
+            sb.append(String.format("    Partitions: none assigned%n"));
+            return;
+        }
+        List<PartitionSnapshot> sorted = new ArrayList<>(partitions);
+        sorted.sort(Comparator.comparing(PartitionSnapshot::topic).thenComparingInt(PartitionSnapshot::partition));
+        int width = "PARTITION".length();
+        for (PartitionSnapshot p : sorted) {
+            width = Math.max(width, p.topic().length() + 1 + String.valueOf(p.partition()).length());
+        }
+        String row = "      %-" + width + "s %10s %10s %12s %10s %8s %10s  %s%n";
+        sb.append(String.format("    Partitions:%n"));
+        sb.append(String.format(row, "PARTITION", "POSITION", "COMMITTED", "COMMITTABLE", "END", "LAG", "IN-FLIGHT",
+                "PAUSED"));
+        for (PartitionSnapshot p : sorted) {
+            sb.append(String.format(row, p.topic() + "-" + p.partition(), num(p.position()), num(p.committed()),
+                    num(p.committable()), num(p.endOffset()), num(p.lag()), p.inFlight(),
+                    p.paused() ? "yes (" + p.pausedReason() + ")" : "no"));
+        }
+    }
+
+    private static String dash(String s) {
+        return s == null || s.isEmpty() ? "-" : s;
+    }
+
+    private static String num(long n) {
+        return n < 0 ? "-" : String.valueOf(n);
+    }
+
+    private static String ago(long time, long now) {
+        return time <= 0 ? "never" : TimeUtils.printDuration(Math.max(0, now - time), true) + " ago";
+    }
+
+    // ---- JSON ----
+
+    @Override
+    protected Map<String, Object> doCallJson(Map<String, Object> options) {
+        boolean showPartitions = optionBoolean(options, PARTITIONS, true);
+        long now = System.currentTimeMillis();
+        JsonObject root = new JsonObject();
+        JsonArray routes = new JsonArray();
+        for (RouteView view : collect(options)) {
+            JsonObject r = new JsonObject();
+            r.put("routeId", view.routeId());
+            r.put("endpointUri", view.endpointUri());
+            r.put("consumerStatus", view.consumerStatus());
+            r.put("error", view.error());
+            JsonArray tasks = new JsonArray();
+            for (TaskSnapshot t : view.tasks()) {
+                tasks.add(taskJson(t, now, showPartitions));
+            }
+            r.put("tasks", tasks);
+            routes.add(r);
+        }
+        root.put("routes", routes);
+        return root;
+    }
+
+    private static JsonObject taskJson(TaskSnapshot t, long now, boolean showPartitions) {
+        JsonObject j = new JsonObject();
+        j.put("threadName", t.threadName());
+        j.put("state", t.state());
+        j.put("subscription", t.subscription());
+        j.put("groupId", t.groupId());
+        j.put("groupInstanceId", t.groupInstanceId());
+        j.put("memberId", t.memberId());
+        j.put("generation", t.generation());
+        j.put("clientId", t.clientId());
+        j.put("inFlight", t.inFlight());
+        j.put("maxInFlightRecords", t.maxInFlightRecords());
+        j.put("running", t.running());
+        j.put("maxConcurrency", t.maxConcurrency());
+        j.put("queued", t.queued());
+        j.put("polls", t.polls());
+        j.put("recordsPolled", t.recordsPolled());
+        j.put("recordsFinished", t.recordsFinished());
+        j.put("recordsFailed", t.recordsFailed());
+        j.put("recordsDeadLettered", t.recordsDeadLettered());
+        j.put("recordsStalled", t.recordsStalled());
+        j.put("commits", t.commits());
+        j.put("commitFailures", t.commitFailures());
+        j.put("rebalances", t.rebalances());
+        j.put("reconnects", t.reconnects());
+        j.put("backPressurePauses", t.backPressurePauses());
+        j.put("recordsPerSecond", t.recordsPerSecond());
+        j.put("oldestUnfinishedAgeMs", t.oldestUnfinishedAgeMs());
+        j.put("lastPollTime", t.lastPollTime());
+        j.put("lastCommitTime", t.lastCommitTime());
+        j.put("lastError", t.lastError());
+        j.put("lastErrorTime", t.lastErrorTime());
+        j.put("snapshotTime", t.snapshotTime());
+        j.put("snapshotAgeMs", Math.max(0, now - t.snapshotTime()));
+        long lag = -1;
+        for (PartitionSnapshot p : t.partitions()) {
+            if (p.lag() >= 0) {
+                lag = Math.max(lag, 0) + p.lag();
+            }
+        }
+        j.put("partitionCount", t.partitions().size());
+        j.put("lag", lag);
+        if (showPartitions) {
+            JsonArray parts = new JsonArray();
+            List<PartitionSnapshot> sorted = new ArrayList<>(t.partitions());
+            sorted.sort(Comparator.comparing(PartitionSnapshot::topic).thenComparingInt(PartitionSnapshot::partition));
+            for (PartitionSnapshot p : sorted) {
+                JsonObject pj = new JsonObject();
+                pj.put("topic", p.topic());
+                pj.put("partition", p.partition());
+                pj.put("position", p.position());
+                pj.put("committed", p.committed());
+                pj.put("committable", p.committable());
+                pj.put("endOffset", p.endOffset());
+                pj.put("lag", p.lag());
+                pj.put("inFlight", p.inFlight());
+                pj.put("paused", p.paused());
+                pj.put("pausedReason", p.pausedReason());
+                parts.add(pj);
+            }
+            j.put("partitions", parts);
+        }
+        return j;
+    }
+}
