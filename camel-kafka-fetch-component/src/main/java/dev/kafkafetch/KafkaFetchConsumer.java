@@ -12,6 +12,7 @@ import java.util.function.Function;
 import dev.kafkafetch.error.ConfiguredPollExceptionStrategy;
 import dev.kafkafetch.error.DeadLetterPublisher;
 import dev.kafkafetch.error.PollExceptionStrategy;
+import dev.kafkafetch.health.KafkaFetchConsumerHealthCheck;
 import dev.kafkafetch.metrics.TaskSnapshot;
 import dev.kafkafetch.processor.ExchangeBuilder;
 import dev.kafkafetch.processor.RecordDecoder;
@@ -20,6 +21,9 @@ import dev.kafkafetch.task.KafkaFetchRecords;
 import dev.kafkafetch.task.TaskSettings;
 import org.apache.camel.Processor;
 import org.apache.camel.Suspendable;
+import org.apache.camel.health.HealthCheck;
+import org.apache.camel.health.HealthCheckAware;
+import org.apache.camel.health.HealthCheckRegistry;
 import org.apache.camel.spi.ExecutorServiceManager;
 import org.apache.camel.spi.ThreadPoolProfile;
 import org.apache.camel.support.DefaultConsumer;
@@ -36,7 +40,7 @@ import org.slf4j.LoggerFactory;
  * task (it stays in its group); stopping it lets records already in the route finish (bounded by shutdownTimeout),
  * commits what finished, and closes.
  */
-public class KafkaFetchConsumer extends DefaultConsumer implements Suspendable {
+public class KafkaFetchConsumer extends DefaultConsumer implements Suspendable, HealthCheckAware {
 
     private static final Logger LOG = LoggerFactory.getLogger(KafkaFetchConsumer.class);
 
@@ -48,6 +52,9 @@ public class KafkaFetchConsumer extends DefaultConsumer implements Suspendable {
     private ExecutorService workers;
     private ScheduledExecutorService deadLetterRetries;
     private DeadLetterPublisher deadLetters;
+    private HealthCheck healthCheck;
+    private HealthCheck livenessCheck;
+    private HealthCheckRegistry healthCheckRegistry;
 
     public KafkaFetchConsumer(KafkaFetchEndpoint endpoint, Processor processor, TaskSettings settings) {
         super(endpoint, processor);
@@ -81,10 +88,41 @@ public class KafkaFetchConsumer extends DefaultConsumer implements Suspendable {
         return tasks;
     }
 
+    /**
+     * The readiness check of this consumer, which Camel's consumers health-check repository calls (its liveness twin
+     * is registered with the context's health-check registry, since the repository only asks for readiness); null
+     * when the component's {@code healthCheckConsumerEnabled} is false.
+     */
+    @Override
+    public HealthCheck getHealthCheck() {
+        return healthCheck;
+    }
+
+    @Override
+    public void setHealthCheck(HealthCheck healthCheck) {
+        this.healthCheck = healthCheck;
+    }
+
     @Override
     protected void doStart() throws Exception {
         super.doStart();
         KafkaFetchEndpoint endpoint = getEndpoint();
+        if (endpoint.getComponent().isHealthCheckConsumerEnabled()) {
+            if (healthCheck == null) {
+                KafkaFetchConsumerHealthCheck check = new KafkaFetchConsumerHealthCheck(this, getRouteId(),
+                        HealthCheck.Kind.READINESS);
+                check.setCamelContext(endpoint.getCamelContext());
+                healthCheck = check;
+            }
+            healthCheckRegistry = HealthCheckRegistry.get(endpoint.getCamelContext());
+            if (healthCheckRegistry != null) {
+                KafkaFetchConsumerHealthCheck check = new KafkaFetchConsumerHealthCheck(this, getRouteId(),
+                        HealthCheck.Kind.LIVENESS);
+                check.setCamelContext(endpoint.getCamelContext());
+                livenessCheck = check;
+                healthCheckRegistry.register(check);
+            }
+        }
         ExecutorServiceManager esm = endpoint.getCamelContext().getExecutorServiceManager();
         int count = endpoint.getConsumersCount();
         String topic = settings.subscription();
@@ -154,6 +192,11 @@ public class KafkaFetchConsumer extends DefaultConsumer implements Suspendable {
 
     @Override
     protected void doStop() throws Exception {
+        if (healthCheckRegistry != null && livenessCheck != null) {
+            healthCheckRegistry.unregister(livenessCheck);
+        }
+        livenessCheck = null;
+        healthCheckRegistry = null;
         List<KafkaFetchRecords> stopping = tasks;
         stopping.forEach(KafkaFetchRecords::requestStop);
         long wait = settings.shutdownTimeoutMs() + settings.commitTimeoutMs() + 5000;

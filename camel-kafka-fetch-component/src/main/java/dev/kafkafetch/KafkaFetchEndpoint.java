@@ -43,13 +43,13 @@ public class KafkaFetchEndpoint extends DefaultEndpoint implements HeaderFilterS
               description = "URL of the Kafka brokers to use. The format is host1:port1,host2:port2. Required.")
     private String brokers;
     @UriParam(label = "common",
-              description = "The client id sent with each request to help trace calls. With consumersCount > 1 each fetch task appends -<n>.")
+              description = "The client id sent with each request to help trace calls. With consumersCount above 1, each fetch task appends a dash and its index.")
     private String clientId;
     @UriParam(label = "consumer",
               description = "The consumer group this route's fetch tasks belong to. Required: kafka-fetch never invents a random group.")
     private String groupId;
     @UriParam(label = "consumer",
-              description = "A unique identifier of the consumer instance (static membership). With consumersCount > 1 each fetch task appends -<n>.")
+              description = "A unique identifier of the consumer instance (static membership). With consumersCount above 1, each fetch task appends a dash and its index.")
     private String groupInstanceId;
     @UriParam(label = "consumer", defaultValue = "1",
               description = "The number of fetch tasks: each runs its own thread and its own KafkaConsumer in the group.")

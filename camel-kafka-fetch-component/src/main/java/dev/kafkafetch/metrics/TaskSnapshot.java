@@ -5,6 +5,12 @@ import java.util.List;
 /**
  * An immutable picture of one fetch task, published by its fetch thread once per poll loop; readers (dev console,
  * health checks) never touch the task's KafkaConsumer. Times are epoch milliseconds, 0 when it never happened.
+ *
+ * @param connectionCount        the client's open (or opening) broker connections, Kafka's {@code connection-count}
+ *                               consumer metric; -1 when unknown
+ * @param lastBrokerResponseTime when the client last received a response (fetch, heartbeat, metadata, commit...)
+ *                               from any broker, seen as growth of Kafka's {@code response-total} consumer metric
+ * @param consumerCreatedTime    when the task's current KafkaConsumer was created
  */
 public record TaskSnapshot(
         String threadName,
@@ -39,13 +45,16 @@ public record TaskSnapshot(
         long lastErrorTime,
         double recordsPerSecond,
         long oldestUnfinishedAgeMs,
-        long snapshotTime) {
+        long snapshotTime,
+        int connectionCount,
+        long lastBrokerResponseTime,
+        long consumerCreatedTime) {
 
     /** A task that has not published anything yet. */
     public static TaskSnapshot initial(String threadName, String state, String subscription, String groupId,
                                        int maxInFlightRecords, int maxConcurrency) {
         return new TaskSnapshot(threadName, state, subscription, groupId, null, null, -1, null, List.of(), 0, 0, 0,
                 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, maxInFlightRecords, maxConcurrency, 0, 0, null, 0, 0.0, 0,
-                System.currentTimeMillis());
+                System.currentTimeMillis(), -1, 0, 0);
     }
 }

@@ -42,6 +42,8 @@ import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.Metric;
+import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
 import org.slf4j.Logger;
@@ -116,6 +118,14 @@ public final class KafkaFetchRecords implements Runnable, ManualCommitGateway {
     private volatile long lastErrorTime;
     private long lastStallCheckMs;
     private String clientId;
+    // broker reachability, read from the client's own metrics (see readClientMetrics)
+    private Metric connectionCountMetric;
+    private Metric responseTotalMetric;
+    private long nextMetricLookupMs;
+    private double lastResponseTotal;
+    private int connectionCount = -1;
+    private long lastBrokerResponseTime;
+    private long consumerCreatedTime;
 
     public KafkaFetchRecords(TaskSettings settings, String threadName,
                              Function<Properties, Consumer<byte[], byte[]>> consumerFactory,
@@ -344,6 +354,12 @@ public final class KafkaFetchRecords implements Runnable, ManualCommitGateway {
                 decoder = decoderFactory.get();
                 consumer = consumerFactory.apply(settings.properties());
                 clientId = clientIdOf(consumer);
+                consumerCreatedTime = System.currentTimeMillis();
+                connectionCountMetric = null;
+                responseTotalMetric = null;
+                nextMetricLookupMs = 0;
+                lastResponseTotal = 0;
+                connectionCount = -1;
                 if (stopRequested) {
                     consumer.wakeup();
                 }
@@ -909,6 +925,51 @@ public final class KafkaFetchRecords implements Runnable, ManualCommitGateway {
 
     private void setState(TaskState s) {
         state.set(s);
+        publishSnapshot(System.currentTimeMillis());
+    }
+
+    /**
+     * Reads, without blocking, two of the client's own metrics (group {@code consumer-metrics}): {@code connection-count}
+     * (connections open or being opened) and {@code response-total} (responses received from any broker). A growing
+     * response count proves the brokers answer; health checks read both from the snapshot.
+     */
+    private void readClientMetrics(Consumer<byte[], byte[]> c, long nowMs) {
+        if ((connectionCountMetric == null || responseTotalMetric == null) && nowMs >= nextMetricLookupMs) {
+            nextMetricLookupMs = nowMs + 1000;
+            try {
+                for (Map.Entry<MetricName, ? extends Metric> e : c.metrics().entrySet()) {
+                    MetricName name = e.getKey();
+                    if ("consumer-metrics".equals(name.group())) {
+                        if ("connection-count".equals(name.name())) {
+                            connectionCountMetric = e.getValue();
+                        } else if ("response-total".equals(name.name())) {
+                            responseTotalMetric = e.getValue();
+                        }
+                    }
+                }
+            } catch (RuntimeException e) {
+                // metrics unavailable (e.g. a mock consumer): reachability stays unknown
+            }
+        }
+        double connections = metricValue(connectionCountMetric);
+        connectionCount = Double.isNaN(connections) ? -1 : (int) connections;
+        double responses = metricValue(responseTotalMetric);
+        if (!Double.isNaN(responses) && responses > lastResponseTotal) {
+            lastResponseTotal = responses;
+            lastBrokerResponseTime = nowMs;
+        }
+    }
+
+    private static double metricValue(Metric metric) {
+        if (metric == null) {
+            return Double.NaN;
+        }
+        try {
+            Object v = metric.metricValue();
+            return v instanceof Number ? ((Number) v).doubleValue() : Double.NaN;
+        } catch (RuntimeException e) {
+            return Double.NaN;
+        }
     }
 
     private void recordError(Throwable t) {
@@ -924,6 +985,7 @@ public final class KafkaFetchRecords implements Runnable, ManualCommitGateway {
         List<PartitionSnapshot> parts = new ArrayList<>(windows.size());
         long oldestNanos = 0;
         if (c != null) {
+            readClientMetrics(c, nowMs);
             try {
                 ConsumerGroupMetadata meta = c.groupMetadata();
                 memberId = meta.memberId();
@@ -961,6 +1023,7 @@ public final class KafkaFetchRecords implements Runnable, ManualCommitGateway {
                 recordsFailed, recordsDeadLettered, recordsStalled, commits.commits(), commits.failures(), rebalances,
                 reconnects, backPressurePauses, inFlight, peakInFlight, dispatcher.runningCount(), dispatcher.queuedCount(),
                 settings.maxInFlightRecords(), settings.maxConcurrency(), lastPollTime, commits.lastCommitTimeMs(),
-                lastError, lastErrorTime, rate.perSecond(nowMs), oldestAge, nowMs);
+                lastError, lastErrorTime, rate.perSecond(nowMs), oldestAge, nowMs, c != null ? connectionCount : -1,
+                lastBrokerResponseTime, c != null ? consumerCreatedTime : 0);
     }
 }

@@ -57,7 +57,10 @@ class BreakOnFirstErrorIT extends KafkaFetchITSupport {
         await().atMost(Duration.ofSeconds(20)).until(() -> consumer.taskSnapshots().get(0).generation() > 0);
         TaskSnapshot before = consumer.taskSnapshots().get(0);
         awaitCount(done, produced.size() - 1, Duration.ofSeconds(60));
-        Thread.sleep(300);
+        // each retry waits for the partition's next fetch (up to fetch.max.wait.ms)
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> attempts.all().stream().filter(s -> s.id().equals(poison)).count() >= 3);
+        Thread.sleep(1000);
 
         List<Recorder.Seen> poisonDeliveries = attempts.all().stream().filter(s -> s.id().equals(poison)).toList();
         assertThat(poisonDeliveries).extracting(s -> s.headers().get(KafkaFetchConstants.DELIVERY_ATTEMPT))

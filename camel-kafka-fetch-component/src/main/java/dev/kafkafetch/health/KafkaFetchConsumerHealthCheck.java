@@ -1,0 +1,209 @@
+package dev.kafkafetch.health;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+import dev.kafkafetch.KafkaFetchConsumer;
+import dev.kafkafetch.KafkaFetchEndpoint;
+import dev.kafkafetch.metrics.TaskSnapshot;
+import dev.kafkafetch.task.KafkaFetchRecords;
+import dev.kafkafetch.task.TaskState;
+import org.apache.camel.health.HealthCheck;
+import org.apache.camel.health.HealthCheck.Kind;
+import org.apache.camel.health.HealthCheckResultBuilder;
+import org.apache.camel.impl.health.AbstractHealthCheck;
+
+/**
+ * Readiness and liveness of one {@code kafka-fetch} consumer (all its fetch tasks). It only reads the tasks' states
+ * and published snapshots: it never touches a KafkaConsumer and never blocks.
+ * <p>
+ * <b>Readiness</b> is DOWN while any task has no working consumer (CONNECTING, SUBSCRIBING, RECONNECTING,
+ * TERMINATED) or cannot reach the brokers. Reachability comes from the client's own metrics, published by the fetch
+ * thread: a task reaches the brokers when the client's {@code response-total} grew recently (a healthy member gets
+ * fetch responses every {@code fetch.max.wait.ms} and heartbeat responses every heartbeat interval, even with every
+ * partition paused). It is DOWN when the consumer has not received a single response since it was created, when it
+ * has no connection at all ({@code connection-count} 0) and no response for a short grace (refused connections, a
+ * stopped broker), or when no response came for {@code sessionTimeoutMs} (a black-holed host, whose connection
+ * attempts stay open; by then the group has evicted the member anyway). A rebalance keeps requests flowing and so
+ * stays UP. Snapshots are published once per poll loop, so each bound is widened by {@code pollTimeoutMs}.
+ * <p>
+ * <b>Liveness</b> is DOWN when a task TERMINATED (gave up) or is stuck: polling, yet no poll returned for longer than
+ * {@code maxPollIntervalMs} (Kafka's default 300000 when not set). A task retrying to connect is alive.
+ * <p>
+ * Details name the route, topic, group, brokers and, per task, its client id, state and last error, with secret
+ * values masked.
+ * <p>
+ * Camel's consumers repository asks {@link org.apache.camel.health.HealthCheckAware} consumers for readiness only
+ * (its wrapper, {@code consumer:<routeId>}, is not a liveness check), so the consumer hands it a {@link Kind#READINESS}
+ * instance and registers a {@link Kind#LIVENESS} instance with the registry itself. A {@link Kind#ALL} instance
+ * answers what the caller's {@code check.kind} option asks for (both when absent).
+ */
+public class KafkaFetchConsumerHealthCheck extends AbstractHealthCheck {
+
+    /** Kafka's default {@code max.poll.interval.ms}. */
+    static final long DEFAULT_MAX_POLL_INTERVAL_MS = 300_000;
+    private static final Pattern SECRET_ASSIGNMENT = Pattern.compile(
+            "(?i)((?:password|secret|jaas\\.config|token)[\\w.\\-]*\\s*[=:]\\s*)(\"[^\"]*\"|'[^']*'|[^\\s,;}\\]]+)");
+
+    private final KafkaFetchConsumer consumer;
+    private final String routeId;
+    private final Kind kind;
+
+    /** @param kind what this instance checks: READINESS, LIVENESS, or ALL (as the caller's check.kind asks) */
+    public KafkaFetchConsumerHealthCheck(KafkaFetchConsumer consumer, String routeId, Kind kind) {
+        super("camel", "consumer:kafka-fetch-" + routeId);
+        this.consumer = consumer;
+        this.routeId = routeId;
+        this.kind = kind;
+    }
+
+    @Override
+    public boolean isReadiness() {
+        return kind != Kind.LIVENESS;
+    }
+
+    @Override
+    public boolean isLiveness() {
+        return kind != Kind.READINESS;
+    }
+
+    @Override
+    protected void doCall(HealthCheckResultBuilder builder, Map<String, Object> options) {
+        Kind asked = kind;
+        if (asked == Kind.ALL) {
+            Object option = options.get(HealthCheck.CHECK_KIND);
+            asked = option instanceof Kind k ? k : Kind.ALL;
+        }
+        boolean readiness = asked != Kind.LIVENESS;
+        boolean liveness = asked != Kind.READINESS;
+
+        KafkaFetchEndpoint endpoint = consumer.getEndpoint();
+        if (routeId != null) {
+            builder.detail("route.id", routeId);
+        }
+        builder.detail("topic", endpoint.getTopic());
+        builder.detail("group.id", endpoint.getGroupId());
+        builder.detail("bootstrap.servers", endpoint.getBrokers());
+
+        long now = System.currentTimeMillis();
+        long maxPollInterval = endpoint.getMaxPollIntervalMs() != null
+                ? endpoint.getMaxPollIntervalMs() : DEFAULT_MAX_POLL_INTERVAL_MS;
+        // snapshots are published once per poll loop, so they may be up to one pollTimeoutMs old
+        long pollTimeout = consumer.getSettings().pollTimeoutMs();
+        long unreachableAfter = endpoint.getSessionTimeoutMs() + pollTimeout;
+        long disconnectedGrace = Math.min(unreachableAfter, Math.max(3000, 2L * endpoint.getHeartbeatIntervalMs()))
+                                 + pollTimeout;
+
+        List<KafkaFetchRecords> tasks = consumer.tasks();
+        List<String> problems = new ArrayList<>();
+        if (tasks.isEmpty()) {
+            problems.add("no fetch task is running (the consumer is not started)");
+        }
+        List<String> clientIds = new ArrayList<>();
+        for (int i = 0; i < tasks.size(); i++) {
+            KafkaFetchRecords task = tasks.get(i);
+            TaskState state = task.state();
+            TaskSnapshot snap = task.snapshot();
+            String prefix = "task." + i + ".";
+            String name = task.threadName();
+            builder.detail(prefix + "name", name);
+            builder.detail(prefix + "state", state.name());
+            if (snap.clientId() != null) {
+                builder.detail(prefix + "client.id", snap.clientId());
+                clientIds.add(snap.clientId());
+            }
+            builder.detail(prefix + "generation", snap.generation());
+            builder.detail(prefix + "partitions", snap.partitions().size());
+            builder.detail(prefix + "connections", snap.connectionCount());
+            if (snap.lastPollTime() > 0) {
+                builder.detail(prefix + "last.poll.age.ms", now - snap.lastPollTime());
+            }
+            if (snap.lastBrokerResponseTime() > 0) {
+                builder.detail(prefix + "last.broker.response.age.ms", now - snap.lastBrokerResponseTime());
+            }
+            String lastError = mask(snap.lastError());
+            if (lastError != null) {
+                builder.detail(prefix + "last.error", lastError);
+            }
+
+            if (liveness) {
+                String problem = livenessProblem(state, snap, now, maxPollInterval);
+                if (problem != null) {
+                    problems.add(name + " " + problem);
+                }
+            }
+            if (readiness) {
+                String problem = readinessProblem(state, snap, now, unreachableAfter, disconnectedGrace,
+                        endpoint.getBrokers());
+                if (problem != null) {
+                    problems.add(name + " " + problem + (lastError != null ? " (last error: " + lastError + ")" : ""));
+                }
+            }
+        }
+        if (!clientIds.isEmpty()) {
+            builder.detail("client.id", String.join(",", clientIds));
+        }
+        if (problems.isEmpty()) {
+            builder.up();
+        } else {
+            builder.down();
+            builder.message(String.join("; ", problems));
+        }
+    }
+
+    private static String livenessProblem(TaskState state, TaskSnapshot snap, long now, long maxPollInterval) {
+        if (state == TaskState.TERMINATED) {
+            return "terminated and no longer consumes";
+        }
+        if (!isPolling(state)) {
+            // creating or subscribing the consumer, with retry and backoff: alive, not ready
+            return null;
+        }
+        long since = Math.max(snap.lastPollTime(), snap.consumerCreatedTime());
+        if (since > 0 && now - since > maxPollInterval) {
+            return "is stuck: no poll for " + (now - since) + " ms (maxPollIntervalMs " + maxPollInterval + ")";
+        }
+        return null;
+    }
+
+    private static String readinessProblem(TaskState state, TaskSnapshot snap, long now, long unreachableAfter,
+                                           long disconnectedGrace, String brokers) {
+        if (!isPolling(state)) {
+            return "has no working consumer (" + state + ")";
+        }
+        if (snap.consumerCreatedTime() <= 0 || snap.connectionCount() < 0) {
+            // reachability unknown (no client metrics): the state alone decides
+            return null;
+        }
+        if (snap.lastBrokerResponseTime() < snap.consumerCreatedTime()) {
+            return "cannot reach the brokers at " + brokers + ": no response from any broker since its consumer was"
+                   + " created " + (now - snap.consumerCreatedTime()) + " ms ago (open connections: "
+                   + snap.connectionCount() + ")";
+        }
+        long silence = now - snap.lastBrokerResponseTime();
+        if (snap.connectionCount() == 0 && silence > disconnectedGrace) {
+            return "cannot reach the brokers at " + brokers + ": no open connection and no response for " + silence
+                   + " ms";
+        }
+        if (silence > unreachableAfter) {
+            return "cannot reach the brokers at " + brokers + ": no response from any broker for " + silence
+                   + " ms";
+        }
+        return null;
+    }
+
+    private static boolean isPolling(TaskState state) {
+        return state == TaskState.RUNNING || state == TaskState.PAUSE_REQUESTED || state == TaskState.PAUSED
+               || state == TaskState.RESUME_REQUESTED;
+    }
+
+    /** Masks the values of password-, secret- and JAAS-like settings that an error message might quote. */
+    static String mask(String text) {
+        if (text == null) {
+            return null;
+        }
+        return SECRET_ASSIGNMENT.matcher(text).replaceAll("$1xxxxxx");
+    }
+}

@@ -1,0 +1,50 @@
+#!/usr/bin/env python3
+"""Refreshes the option and header tables of kafka-fetch-component.adoc from the generated component JSON.
+
+Run after `mvn process-classes` in camel-kafka-fetch-component, from the repository root:
+    python3 src/build/refresh-option-tables.py
+"""
+import json
+import re
+import pathlib
+
+root = pathlib.Path(__file__).resolve().parents[2] / "camel-kafka-fetch-component"
+spec = json.loads((root / "src/generated/resources/META-INF/dev/kafkafetch/kafka-fetch.json").read_text())
+doc_path = root / "src/main/docs/kafka-fetch-component.adoc"
+
+
+def cell(value):
+    if isinstance(value, bool):
+        value = str(value).lower()
+    return ("" if value is None else str(value)).replace("|", "\\|")
+
+
+def option_rows(options):
+    rows = []
+    for name, o in options.items():
+        kind = cell(o.get("type"))
+        if o.get("enum"):
+            kind += " (" + ", ".join(o["enum"]) + ")"
+        rows.append(f"| {name} | {cell(o.get('description'))} | {cell(o.get('defaultValue'))} | {kind}")
+    return "\n".join(rows)
+
+
+def header_rows(headers):
+    return "\n".join(f"| {n} | {cell(o.get('description'))} | {cell(o.get('javaType'))}" for n, o in headers.items())
+
+
+def replace_table(text, title, header_line, rows):
+    pattern = re.compile(r"(== " + re.escape(title) + r"\n\n\[[^\n]*\]\n\|===\n" + re.escape(header_line) + r"\n)(.*?)(\n\|===)",
+                         re.S)
+    new, n = pattern.subn(lambda m: m.group(1) + rows + m.group(3), text)
+    if n != 1:
+        raise SystemExit(f"table '{title}' not found")
+    return new
+
+
+text = doc_path.read_text()
+text = replace_table(text, "Component options", "| Name | Description | Default | Type", option_rows(spec["componentProperties"]))
+text = replace_table(text, "Endpoint options", "| Name | Description | Default | Type", option_rows(spec["properties"]))
+text = replace_table(text, "Message headers", "| Name | Description | Type", header_rows(spec["headers"]))
+doc_path.write_text(text)
+print(f"refreshed {doc_path}")
