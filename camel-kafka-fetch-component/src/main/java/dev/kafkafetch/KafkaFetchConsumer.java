@@ -15,12 +15,15 @@ import dev.kafkafetch.error.PollExceptionStrategy;
 import dev.kafkafetch.health.KafkaFetchConsumerHealthCheck;
 import dev.kafkafetch.metrics.TaskSnapshot;
 import dev.kafkafetch.processor.ExchangeBuilder;
+import dev.kafkafetch.processor.ProcessingResult;
 import dev.kafkafetch.processor.RecordDecoder;
 import dev.kafkafetch.processor.RouteItemProcessor;
 import dev.kafkafetch.task.KafkaFetchRecords;
 import dev.kafkafetch.task.TaskSettings;
 import org.apache.camel.Processor;
 import org.apache.camel.Suspendable;
+import org.apache.camel.resume.ConsumerListener;
+import org.apache.camel.resume.ConsumerListenerAware;
 import org.apache.camel.health.HealthCheck;
 import org.apache.camel.health.HealthCheckAware;
 import org.apache.camel.health.HealthCheckRegistry;
@@ -40,7 +43,8 @@ import org.slf4j.LoggerFactory;
  * task (it stays in its group); stopping it lets records already in the route finish (bounded by shutdownTimeout),
  * commits what finished, and closes.
  */
-public class KafkaFetchConsumer extends DefaultConsumer implements Suspendable, HealthCheckAware {
+public class KafkaFetchConsumer extends DefaultConsumer
+        implements Suspendable, HealthCheckAware, ConsumerListenerAware<ConsumerListener<Object, ProcessingResult>> {
 
     private static final Logger LOG = LoggerFactory.getLogger(KafkaFetchConsumer.class);
 
@@ -53,6 +57,7 @@ public class KafkaFetchConsumer extends DefaultConsumer implements Suspendable, 
     private ScheduledExecutorService deadLetterRetries;
     private DeadLetterPublisher deadLetters;
     private HealthCheck healthCheck;
+    private volatile ConsumerListener<Object, ProcessingResult> consumerListener;
     private HealthCheck livenessCheck;
     private HealthCheckRegistry healthCheckRegistry;
 
@@ -93,6 +98,18 @@ public class KafkaFetchConsumer extends DefaultConsumer implements Suspendable, 
      * is registered with the context's health-check registry, since the repository only asks for readiness); null
      * when the component's {@code healthCheckConsumerEnabled} is false.
      */
+    @Override
+    public ConsumerListener<Object, ProcessingResult> getConsumerListener() {
+        return consumerListener;
+    }
+
+    /** Camel's Pausable EIP sets it (use {@link KafkaFetchConsumerListener}); every fetch task consults it. */
+    @Override
+    public void setConsumerListener(ConsumerListener<Object, ProcessingResult> consumerListener) {
+        this.consumerListener = consumerListener;
+        tasks.forEach(t -> t.setConsumerListener(consumerListener));
+    }
+
     @Override
     public HealthCheck getHealthCheck() {
         return healthCheck;
@@ -159,6 +176,7 @@ public class KafkaFetchConsumer extends DefaultConsumer implements Suspendable, 
                     () -> newDecoder(taskSettings),
                     gateway -> new RouteItemProcessor(this, builder, failuresHandledElsewhere, gateway), workers,
                     getExceptionHandler(), pollErrors, deadLetters);
+            task.setConsumerListener(consumerListener);
             created.add(task);
         }
         tasks = List.copyOf(created);

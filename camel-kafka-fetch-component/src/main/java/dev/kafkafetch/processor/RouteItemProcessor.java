@@ -78,7 +78,7 @@ public final class RouteItemProcessor implements ItemProcessor {
                     consumer.getExceptionHandler().handleException(
                             "Error processing " + item + (item.decodeError() != null
                                     ? " (cannot deserialize it; its raw bytes are the body)" : "")
-                                                                   + "; it is skipped",
+                                                                   + "",
                             exchange, failure);
                 }
             }

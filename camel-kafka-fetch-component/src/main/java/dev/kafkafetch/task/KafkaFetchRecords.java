@@ -31,9 +31,11 @@ import dev.kafkafetch.metrics.RateMeter;
 import dev.kafkafetch.metrics.TaskSnapshot;
 import dev.kafkafetch.processor.Dispatcher;
 import dev.kafkafetch.processor.ItemProcessor;
+import dev.kafkafetch.processor.ProcessingResult;
 import dev.kafkafetch.processor.RecordDecoder;
 import dev.kafkafetch.processor.WorkItem;
 import dev.kafkafetch.window.PartitionWindow;
+import org.apache.camel.resume.ConsumerListener;
 import org.apache.camel.spi.ExceptionHandler;
 import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.Consumer;
@@ -64,6 +66,8 @@ public final class KafkaFetchRecords implements Runnable, ManualCommitGateway {
     private static final Logger LOG = LoggerFactory.getLogger(KafkaFetchRecords.class);
     /** Poll timeout while records are in flight, so completions are drained and commits made promptly. */
     private static final long BUSY_POLL_MS = 20;
+    /** Poll timeout while paused by a Pausable EIP listener, whose until-check is asked at every poll. */
+    private static final long LISTENER_CHECK_MS = 100;
 
     private final TaskSettings settings;
     private final String threadName;
@@ -82,6 +86,9 @@ public final class KafkaFetchRecords implements Runnable, ManualCommitGateway {
     private volatile boolean inLongPoll;
     private volatile boolean stopRequested;
     private volatile boolean pauseWanted;
+    /** Pausable EIP: the listener, and whether it asked for a pause. */
+    private volatile ConsumerListener<Object, ProcessingResult> listener;
+    private volatile boolean listenerPaused;
     private volatile Consumer<byte[], byte[]> consumer;
     private volatile TaskSnapshot snapshot;
 
@@ -184,6 +191,11 @@ public final class KafkaFetchRecords implements Runnable, ManualCommitGateway {
         wakeup();
     }
 
+    /** Camel's Pausable EIP: the listener consulted after each record and, while paused by it, at each poll. */
+    public void setConsumerListener(ConsumerListener<Object, ProcessingResult> listener) {
+        this.listener = listener;
+    }
+
     public boolean awaitTermination(long timeoutMs) throws InterruptedException {
         return terminated.await(timeoutMs, TimeUnit.MILLISECONDS);
     }
@@ -198,6 +210,19 @@ public final class KafkaFetchRecords implements Runnable, ManualCommitGateway {
     // ---- worker threads ----
 
     private void onRouteDone(WorkItem item) {
+        ConsumerListener<Object, ProcessingResult> l = listener;
+        if (l != null && !l.afterProcess(ProcessingResult.of(item))) {
+            listenerPaused = true;
+            wakeup();
+            if (item.failure() != null) {
+                // deliver it again after the resume: nothing behind it starts, its partition is sought back to it
+                item.requestBreak();
+                Set<PartitionWindow> affected = windowsOfItem(item);
+                dispatcher.cancel(affected::contains);
+                completions.offer(item);
+                return;
+            }
+        }
         if (item.failure() == null) {
             completions.offer(item);
             return;
@@ -484,6 +509,9 @@ public final class KafkaFetchRecords implements Runnable, ManualCommitGateway {
         if (inFlight > 0 || backPressurePaused) {
             timeout = Math.min(timeout, BUSY_POLL_MS);
         }
+        if (listenerPaused) {
+            timeout = Math.min(timeout, LISTENER_CHECK_MS); // ask the Pausable EIP's until-check often
+        }
         if (settings.autoCommitEnable() && hasUncommitted()) {
             timeout = Math.min(timeout, commits.millisUntilDue(nowMs));
         }
@@ -504,7 +532,11 @@ public final class KafkaFetchRecords implements Runnable, ManualCommitGateway {
 
     /** Brings the consumer in line with the latest pause or resume request. */
     private void applyRequestedState() {
-        boolean wanted = pauseWanted;
+        ConsumerListener<Object, ProcessingResult> l = listener;
+        if (listenerPaused && userPaused && l != null && l.afterConsume(this)) {
+            listenerPaused = false;
+        }
+        boolean wanted = pauseWanted || listenerPaused;
         if (wanted && !userPaused) {
             userPaused = true;
             dispatcher.hold(true);
