@@ -1,0 +1,96 @@
+package dev.kafkafetch.bench;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+
+/** Record counts, rounds and durations of a benchmark run; {@link #full()} and {@link #smoke()} are the presets. */
+final class BenchConfig {
+
+    boolean smoke;
+    Set<Integer> scenarios = new TreeSet<>(List.of(1, 2, 3, 4, 5, 6));
+    int warmups = 1;
+    int rounds = 3;
+    /** Track distinct (partition, offset) per run and require every record: the smoke test's check. */
+    boolean verify;
+    boolean parallelConsumer = true;
+    /** Only contenders of these kinds (empty = all), e.g. for profiling one of them. */
+    Set<String> only = new TreeSet<>();
+    /** Appended to camel-kafka URIs; only smoke mode sets it (a shorter pollTimeoutMs so stops don't take 5 s). */
+    String camelKafkaExtra = "";
+
+    int valueSize = 100;
+
+    long s1Records = 1_000_000;
+    long s2Records = 1_000_000;
+    int s2Partitions = 8;
+    int s2Consumers = 2;
+
+    int s3Partitions = 4;
+    int s3Keys = 1000;
+    long s3Records = 200_000;
+    long s3SleepMs = 10;
+    long s3WindowMs = 4000;
+    long s3WarmupWindowMs = 1000;
+    List<Integer> s3Concurrency = new ArrayList<>(List.of(16, 64, 256));
+
+    long s4Records = 1_000_000;
+    int s4ValueSize = 1024;
+    int s4Partitions = 4;
+    int s4MaxInFlight = 10_000;
+    int s4Rounds = 1;
+    String s4Xmx = "1g";
+
+    int s5Rate = 2000;
+    int s5Seconds = 10;
+    int s5Partitions = 4;
+
+    int s6Rounds = 3;
+    long s6IdleMs = 1500;
+
+    long drainTimeoutMs = 300_000;
+
+    Path out;
+    /** An existing broker; null = start an embedded one. */
+    String bootstrap;
+
+    static BenchConfig full() {
+        return new BenchConfig();
+    }
+
+    /** Tiny counts so that every scenario and contender runs in well under a minute; every record must arrive. */
+    static BenchConfig smoke() {
+        BenchConfig c = new BenchConfig();
+        c.smoke = true;
+        c.verify = true;
+        c.warmups = 0;
+        c.rounds = 1;
+        c.s1Records = 2_000;
+        c.s2Records = 4_000;
+        c.s3Records = 320;
+        c.s3WindowMs = 60_000; // drains the tiny topic well before this
+        c.s3Concurrency = new ArrayList<>(List.of(16));
+        c.s4Records = 2_000;
+        c.s4Xmx = "256m";
+        c.s5Rate = 500;
+        c.s5Seconds = 1;
+        c.s6Rounds = 1;
+        c.s6IdleMs = 200;
+        c.drainTimeoutMs = 60_000;
+        c.camelKafkaExtra = "&pollTimeoutMs=500";
+        return c;
+    }
+
+    String describe() {
+        if (smoke) {
+            return "smoke mode (tiny counts, 1 round, no warm-up, camel-kafka pollTimeoutMs=500; figures are meaningless)";
+        }
+        return String.format("%d warm-up + %d measured round(s), median; S1 %,d records (1 partition); S2 %,d records"
+                + " (%d partitions, %d consumers); S3 %d ms route, %d partitions, %,d keys, %d ms window per run;"
+                + " S4 %,d x %d B, maxInFlightRecords=%d, child JVM -Xmx%s; S5 %d rec/s for %d s; S6 %d rounds, %d ms idle",
+            warmups, rounds, s1Records, s2Records, s2Partitions, s2Consumers, s3SleepMs, s3Partitions, s3Keys,
+            s3WindowMs, s4Records, s4ValueSize, s4MaxInFlight, s4Xmx, s5Rate, s5Seconds, s6Rounds, s6IdleMs);
+    }
+}

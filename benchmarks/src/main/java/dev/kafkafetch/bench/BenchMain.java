@@ -1,0 +1,171 @@
+package dev.kafkafetch.bench;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeSet;
+
+import dev.kafkafetch.testinfra.EmbeddedKafkaCluster;
+import dev.kafkafetch.testinfra.KafkaLogging;
+
+/**
+ * Command line entry point of the benchmark harness.
+ *
+ * <pre>
+ *   --all                 every scenario, full record counts (default)
+ *   --smoke               every scenario with tiny counts (seconds; figures meaningless)
+ *   --scenarios 1,3,6     only these scenarios
+ *   --bootstrap host:port use an existing broker instead of starting an embedded KRaft broker
+ *   --out DIR             where results-&lt;date&gt;.md/.csv and scenario3.png go (default: src/benchmarks)
+ *   --rounds N --warmups N --s1-records N --s2-records N --s3-records N --s3-window-ms N
+ *   --concurrency 16,64,256 --s4-records N --s4-xmx 1g --s5-rate N --s5-seconds N --s6-rounds N
+ *   --no-parallel-consumer
+ *   --only kafka-fetch,plain-loop   only these contender kinds (for profiling)
+ * </pre>
+ */
+public final class BenchMain {
+
+    private BenchMain() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        quietLogs();
+        BenchConfig cfg = parse(args);
+        int code = run(cfg, null, System.out) != null ? 0 : 1;
+        System.exit(code);
+    }
+
+    static void quietLogs() {
+        setIfAbsent("org.slf4j.simpleLogger.defaultLogLevel", "warn");
+        setIfAbsent("org.slf4j.simpleLogger.showDateTime", "true");
+        setIfAbsent("java.awt.headless", "true");
+        KafkaLogging.quietBrokerLogs();
+    }
+
+    private static void setIfAbsent(String key, String value) {
+        if (System.getProperty(key) == null) {
+            System.setProperty(key, value);
+        }
+    }
+
+    /**
+     * Runs the configured scenarios against {@code bootstrap} (or a new embedded broker when null) and writes the
+     * reports to {@code cfg.out} when set. Returns the results.
+     */
+    static List<Result> run(BenchConfig cfg, String bootstrap, PrintStream out) throws Exception {
+        String bs = bootstrap != null ? bootstrap : cfg.bootstrap;
+        EmbeddedKafkaCluster cluster = null;
+        String brokerDesc;
+        long t0 = System.nanoTime();
+        if (bs == null) {
+            cluster = EmbeddedKafkaCluster.builder().start();
+            bs = cluster.bootstrapServers();
+            brokerDesc = "embedded KRaft broker (1 combined node, Kafka 4.3.1) in the harness JVM at " + bs;
+        } else {
+            brokerDesc = "external broker at " + bs;
+        }
+        out.println("camel-kafka-fetch benchmarks — " + Report.machine());
+        out.println(brokerDesc);
+        out.println(cfg.describe());
+        try (KafkaSetup kafka = new KafkaSetup(bs)) {
+            List<Result> results = new Harness(cfg, kafka, out).run();
+            Report report = new Report(results, cfg, brokerDesc);
+            out.println();
+            out.print(report.consoleTable());
+            out.println();
+            report.targets().forEach(t -> out.println("* " + t.replace("**", "")));
+            if (cfg.out != null) {
+                for (Path p : report.write(cfg.out)) {
+                    out.println("wrote " + p.toAbsolutePath().normalize());
+                }
+            }
+            out.printf("total %.1f s%n", (System.nanoTime() - t0) / 1e9);
+            return results;
+        } finally {
+            if (cluster != null) {
+                cluster.close();
+            }
+        }
+    }
+
+    static BenchConfig parse(String[] args) {
+        boolean smoke = false;
+        for (String a : args) {
+            smoke |= a.equals("--smoke");
+        }
+        BenchConfig c = smoke ? BenchConfig.smoke() : BenchConfig.full();
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            switch (a) {
+                case "--all":
+                case "--smoke":
+                    break;
+                case "--scenarios":
+                    c.scenarios = new TreeSet<>(ints(args[++i]));
+                    break;
+                case "--bootstrap":
+                    c.bootstrap = args[++i];
+                    break;
+                case "--out":
+                    c.out = Path.of(args[++i]);
+                    break;
+                case "--rounds":
+                    c.rounds = Integer.parseInt(args[++i]);
+                    break;
+                case "--warmups":
+                    c.warmups = Integer.parseInt(args[++i]);
+                    break;
+                case "--s1-records":
+                    c.s1Records = Long.parseLong(args[++i]);
+                    break;
+                case "--s2-records":
+                    c.s2Records = Long.parseLong(args[++i]);
+                    break;
+                case "--s3-records":
+                    c.s3Records = Long.parseLong(args[++i]);
+                    break;
+                case "--s3-window-ms":
+                    c.s3WindowMs = Long.parseLong(args[++i]);
+                    break;
+                case "--concurrency":
+                    c.s3Concurrency = ints(args[++i]);
+                    break;
+                case "--s4-records":
+                    c.s4Records = Long.parseLong(args[++i]);
+                    break;
+                case "--s4-xmx":
+                    c.s4Xmx = args[++i];
+                    break;
+                case "--s5-rate":
+                    c.s5Rate = Integer.parseInt(args[++i]);
+                    break;
+                case "--s5-seconds":
+                    c.s5Seconds = Integer.parseInt(args[++i]);
+                    break;
+                case "--s6-rounds":
+                    c.s6Rounds = Integer.parseInt(args[++i]);
+                    break;
+                case "--only":
+                    c.only = new TreeSet<>(List.of(args[++i].split(",")));
+                    break;
+                case "--no-parallel-consumer":
+                    c.parallelConsumer = false;
+                    break;
+                default:
+                    throw new IllegalArgumentException("Unknown argument " + a + " (see BenchMain's javadoc)");
+            }
+        }
+        return c;
+    }
+
+    private static List<Integer> ints(String csv) {
+        List<Integer> l = new ArrayList<>();
+        for (String s : csv.split(",")) {
+            if (!s.isBlank()) {
+                l.add(Integer.parseInt(s.trim()));
+            }
+        }
+        return l;
+    }
+}

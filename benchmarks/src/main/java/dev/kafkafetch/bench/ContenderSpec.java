@@ -1,0 +1,110 @@
+package dev.kafkafetch.bench;
+
+import java.util.Locale;
+
+/**
+ * What to run: a contender kind and its knobs. {@link #toArg()} / {@link #parse(String)} carry a spec to a child JVM.
+ *
+ * @param kind            {@link #KAFKA_FETCH}, {@link #CAMEL_KAFKA}, {@link #PLAIN_LOOP} or {@link #PARALLEL_CONSUMER}
+ * @param consumers       consumersCount (Camel), poll threads (plain loop); Parallel Consumer always uses one
+ * @param maxConcurrency  kafka-fetch / Parallel Consumer window width (ignored by the others)
+ * @param ordering        PARTITION, KEY or UNORDERED (kafka-fetch / Parallel Consumer)
+ * @param maxInFlight     kafka-fetch maxInFlightRecords, 0 = component default
+ */
+record ContenderSpec(String kind, int consumers, int maxConcurrency, String ordering, int maxInFlight) {
+
+    static final String KAFKA_FETCH = "kafka-fetch";
+    static final String CAMEL_KAFKA = "camel-kafka";
+    static final String PLAIN_LOOP = "plain-loop";
+    static final String PARALLEL_CONSUMER = "parallel-consumer";
+
+    static ContenderSpec kafkaFetch(int consumers, int maxConcurrency, String ordering) {
+        return new ContenderSpec(KAFKA_FETCH, consumers, maxConcurrency, ordering, 0);
+    }
+
+    static ContenderSpec camelKafka(int consumers) {
+        return new ContenderSpec(CAMEL_KAFKA, consumers, 1, "PARTITION", 0);
+    }
+
+    static ContenderSpec plainLoop(int consumers) {
+        return new ContenderSpec(PLAIN_LOOP, consumers, 1, "PARTITION", 0);
+    }
+
+    static ContenderSpec parallelConsumer(int maxConcurrency, String ordering) {
+        return new ContenderSpec(PARALLEL_CONSUMER, 1, maxConcurrency, ordering, 0);
+    }
+
+    ContenderSpec withMaxInFlight(int n) {
+        return new ContenderSpec(kind, consumers, maxConcurrency, ordering, n);
+    }
+
+    /** Consumer-group members this contender creates. */
+    int members() {
+        return PARALLEL_CONSUMER.equals(kind) ? 1 : consumers;
+    }
+
+    boolean isCamelKafka() {
+        return CAMEL_KAFKA.equals(kind);
+    }
+
+    boolean isPlainLoop() {
+        return PLAIN_LOOP.equals(kind);
+    }
+
+    boolean isKafkaFetch() {
+        return KAFKA_FETCH.equals(kind);
+    }
+
+    boolean isParallelConsumer() {
+        return PARALLEL_CONSUMER.equals(kind);
+    }
+
+    String label() {
+        String cc = consumers > 1 ? " cc=" + consumers : "";
+        switch (kind) {
+            case KAFKA_FETCH:
+                return "kafka-fetch" + cc + " mc=" + maxConcurrency + " " + ordering
+                    + (maxInFlight > 0 ? " inFlight=" + maxInFlight : "");
+            case CAMEL_KAFKA:
+                return "camel-kafka" + cc;
+            case PLAIN_LOOP:
+                return "plain KafkaConsumer loop" + (consumers > 1 ? " x" + consumers : "");
+            case PARALLEL_CONSUMER:
+                return "parallel-consumer mc=" + maxConcurrency + " " + ordering;
+            default:
+                return kind;
+        }
+    }
+
+    /**
+     * @param camelKafkaExtra extra camel-kafka endpoint options ("&amp;k=v"): empty when measuring; smoke mode lowers
+     *                        pollTimeoutMs so that each camel-kafka stop does not cost its default 5 s
+     */
+    Contender create(String camelKafkaExtra) {
+        switch (kind) {
+            case KAFKA_FETCH:
+            case CAMEL_KAFKA:
+                return new CamelRouteContender(this, isCamelKafka() ? camelKafkaExtra : "");
+            case PLAIN_LOOP:
+                return new PlainLoopContender(consumers);
+            case PARALLEL_CONSUMER:
+                return new ParallelConsumerContender(maxConcurrency, ordering);
+            default:
+                throw new IllegalArgumentException("Unknown contender kind " + kind);
+        }
+    }
+
+    String toArg() {
+        return String.join(",", kind, Integer.toString(consumers), Integer.toString(maxConcurrency), ordering,
+            Integer.toString(maxInFlight));
+    }
+
+    static ContenderSpec parse(String arg) {
+        String[] p = arg.split(",");
+        if (p.length != 5) {
+            throw new IllegalArgumentException("Bad contender spec '" + arg + "' (kind,consumers,maxConcurrency,ordering,maxInFlight)");
+        }
+        return new ContenderSpec(p[0], Integer.parseInt(p[1]), Integer.parseInt(p[2]), p[3].toUpperCase(Locale.ROOT),
+            Integer.parseInt(p[4]));
+    }
+}

@@ -1,0 +1,465 @@
+package dev.kafkafetch.bench;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs the six scenarios of issue #8 against one broker and collects {@link Result}s.
+ * <p>
+ * Measuring rules: every run uses a fresh consumer group reading from the beginning; throughput is counted from the
+ * moment every group member has its assignment (or the first record, if later) to the last record; contenders are
+ * stopped cleanly between runs; rounds interleave the contenders (A B C, A B C, ...) so that machine noise hits all
+ * of them alike; the figure is the median of the measured rounds.
+ */
+final class Harness {
+
+    static final String S1 = "S1 trivial route, 1 partition";
+    static final String S2 = "S2 trivial route, 8 partitions, 2 consumers";
+    static final String S3 = "S3 10 ms route, 4 partitions";
+    static final String S4 = "S4 memory, 1 KB backlog";
+    static final String S5 = "S5 end-to-end latency";
+    static final String S6 = "S6 start and stop";
+
+    private final BenchConfig cfg;
+    private final KafkaSetup kafka;
+    private final PrintStream log;
+    private final String runId = Long.toString(System.currentTimeMillis() % 10_000_000, 36);
+    private final List<Result> results = new ArrayList<>();
+    private final long t0 = System.nanoTime();
+
+    Harness(BenchConfig cfg, KafkaSetup kafka, PrintStream log) {
+        this.cfg = cfg;
+        this.kafka = kafka;
+        this.log = log;
+    }
+
+    List<Result> run() throws Exception {
+        for (int s : cfg.scenarios) {
+            long start = System.nanoTime();
+            switch (s) {
+                case 1: scenario1(); break;
+                case 2: scenario2(); break;
+                case 3: scenario3(); break;
+                case 4: scenario4(); break;
+                case 5: scenario5(); break;
+                case 6: scenario6(); break;
+                default: throw new IllegalArgumentException("No scenario " + s);
+            }
+            log("scenario %d done in %.1f s", s, (System.nanoTime() - start) / 1e9);
+        }
+        return results;
+    }
+
+    List<Result> results() {
+        return results;
+    }
+
+    // ------------------------------------------------------------------------------------------ scenarios
+
+    /** Trivial route, 1 partition: records/s. */
+    private void scenario1() throws Exception {
+        String topic = topic("s1");
+        prepare(topic, 1, cfg.s1Records, cfg.valueSize, 0);
+        List<ContenderSpec> specs = List.of(
+            ContenderSpec.kafkaFetch(1, 1, "PARTITION"),
+            ContenderSpec.kafkaFetch(1, 4, "UNORDERED"),
+            ContenderSpec.camelKafka(1),
+            ContenderSpec.plainLoop(1));
+        throughput(S1, topic, 1, cfg.s1Records, 0, specs, -1);
+    }
+
+    /** Trivial route, 8 partitions, 2 consumers per contender: records/s. */
+    private void scenario2() throws Exception {
+        String topic = topic("s2");
+        int p = cfg.s2Partitions;
+        int n = cfg.s2Consumers;
+        prepare(topic, p, cfg.s2Records, cfg.valueSize, 0);
+        List<ContenderSpec> specs = List.of(
+            ContenderSpec.kafkaFetch(n, 1, "PARTITION"),
+            ContenderSpec.kafkaFetch(n, 4, "UNORDERED"),
+            ContenderSpec.camelKafka(n),
+            ContenderSpec.plainLoop(n));
+        throughput(S2, topic, p, cfg.s2Records, 0, specs, -1);
+    }
+
+    /** 10 ms route, 4 partitions: records/s over a fixed window once the group is assigned. */
+    private void scenario3() throws Exception {
+        String topic = topic("s3");
+        int p = cfg.s3Partitions;
+        prepare(topic, p, cfg.s3Records, cfg.valueSize, cfg.s3Keys);
+        List<ContenderSpec> specs = new ArrayList<>();
+        specs.add(ContenderSpec.camelKafka(p));
+        for (String ordering : List.of("UNORDERED", "KEY")) {
+            for (int c : cfg.s3Concurrency) {
+                specs.add(ContenderSpec.kafkaFetch(1, c, ordering));
+            }
+        }
+        if (cfg.parallelConsumer) {
+            for (String ordering : List.of("UNORDERED", "KEY")) {
+                for (int c : cfg.s3Concurrency) {
+                    specs.add(ContenderSpec.parallelConsumer(c, ordering));
+                }
+            }
+        }
+        throughput(S3, topic, p, cfg.s3Records, cfg.s3SleepMs, specs, cfg.s3WindowMs);
+    }
+
+    /** Memory while consuming a 1 KB backlog; one child JVM per contender and round. */
+    private void scenario4() throws Exception {
+        String topic = topic("s4");
+        int p = cfg.s4Partitions;
+        prepare(topic, p, cfg.s4Records, cfg.s4ValueSize, 0);
+        List<ContenderSpec> specs = new ArrayList<>(List.of(
+            ContenderSpec.kafkaFetch(1, 1, "PARTITION").withMaxInFlight(cfg.s4MaxInFlight),
+            ContenderSpec.kafkaFetch(1, 64, "UNORDERED").withMaxInFlight(cfg.s4MaxInFlight),
+            ContenderSpec.camelKafka(1),
+            ContenderSpec.plainLoop(1)));
+        if (cfg.parallelConsumer) {
+            specs.add(ContenderSpec.parallelConsumer(64, "UNORDERED"));
+        }
+        specs = new ArrayList<>(selected(specs));
+        Map<ContenderSpec, Map<String, List<Double>>> values = new LinkedHashMap<>();
+        Map<ContenderSpec, long[]> counts = new HashMap<>();
+        for (int round = 0; round < cfg.s4Rounds; round++) {
+            for (ContenderSpec spec : specs) {
+                log("S4 round %d/%d %s (child JVM, -Xmx%s)", round + 1, cfg.s4Rounds, spec.label(), cfg.s4Xmx);
+                Map<String, String> r = runChild(spec, topic, p, cfg.s4Records);
+                Map<String, List<Double>> m = values.computeIfAbsent(spec, k -> new LinkedHashMap<>());
+                for (String key : List.of("heapAfterGcMaxMb", "heapUsedPeakMb", "rssHwmMb", "recordsPerSec", "maxInFlight")) {
+                    double v = Double.parseDouble(r.getOrDefault(key, "-1"));
+                    if (v >= 0) {
+                        m.computeIfAbsent(key, k -> new ArrayList<>()).add(v);
+                    }
+                }
+                long consumed = Long.parseLong(r.get("consumed"));
+                long distinct = Long.parseLong(r.get("distinct"));
+                counts.merge(spec, new long[] {consumed, distinct},
+                    (a, b) -> new long[] {Math.min(a[0], b[0]), Math.min(a[1], b[1])});
+                log("  -> live heap after GC max %s MB, heap used peak %s MB, RSS HWM %s MB, %s rec/s, max in-flight %s",
+                    r.get("heapAfterGcMaxMb"), r.get("heapUsedPeakMb"), r.get("rssHwmMb"), r.get("recordsPerSec"),
+                    r.get("maxInFlight"));
+            }
+        }
+        String[][] metrics = {
+            {"heapAfterGcMaxMb", "max heap after GC", "MB"},
+            {"heapUsedPeakMb", "peak heap used", "MB"},
+            {"rssHwmMb", "RSS high-water (VmHWM)", "MB"},
+            {"recordsPerSec", "records/s (1 KB)", "rec/s"},
+            {"maxInFlight", "max in-flight observed", "records"}};
+        for (ContenderSpec spec : specs) {
+            long[] c = counts.get(spec);
+            for (String[] metric : metrics) {
+                List<Double> v = values.get(spec).get(metric[0]);
+                if (v != null) {
+                    results.add(new Result(S4, spec, metric[1], metric[2], v, cfg.s4Records, c[0], c[1],
+                        "child JVM -Xmx" + cfg.s4Xmx));
+                }
+            }
+        }
+    }
+
+    /** End-to-end latency (send time in the value → route) at a fixed produce rate; a fresh topic per run. */
+    private void scenario5() throws Exception {
+        int p = cfg.s5Partitions;
+        long n = (long) cfg.s5Rate * cfg.s5Seconds;
+        List<ContenderSpec> specs = new ArrayList<>(List.of(
+            ContenderSpec.kafkaFetch(1, 1, "PARTITION"),
+            ContenderSpec.kafkaFetch(1, 4, "UNORDERED"),
+            ContenderSpec.camelKafka(1),
+            ContenderSpec.plainLoop(1)));
+        if (cfg.parallelConsumer) {
+            specs.add(ContenderSpec.parallelConsumer(4, "UNORDERED"));
+        }
+        specs = selected(specs);
+        for (int i = 0; i < specs.size(); i++) {
+            ContenderSpec spec = specs.get(i);
+            String topic = topic("s5-" + i);
+            kafka.createTopic(topic, p);
+            Work work = new Work(n, 0, cfg.verify, (int) n);
+            Contender c = spec.create(cfg.camelKafkaExtra);
+            String group = group();
+            log("S5 %s: %d rec/s for %d s", spec.label(), cfg.s5Rate, cfg.s5Seconds);
+            try {
+                c.start(kafka.bootstrap(), topic, group, work);
+                kafka.awaitAssigned(group, topic, p, spec.members(), 60_000);
+                Thread.sleep(500); // let the first (empty) fetches go out
+                kafka.produceAtRate(topic, p, n, cfg.s5Rate, cfg.valueSize);
+                if (!work.awaitTarget(60_000)) {
+                    throw new IllegalStateException(spec.label() + " saw " + work.count() + " of " + n + " records");
+                }
+            } finally {
+                c.stop();
+            }
+            long[] lat = work.latencies();
+            String note = lat.length + " samples at " + cfg.s5Rate + " rec/s";
+            for (double pct : new double[] {50, 99, 99.9}) {
+                String name = pct == 99.9 ? "p99.9" : "p" + (int) pct;
+                results.add(new Result(S5, spec, "latency " + name, "ms", List.of(Work.percentile(lat, pct) / 1e6),
+                    n, work.count(), work.distinct(), note));
+            }
+            results.add(new Result(S5, spec, "latency max", "ms", List.of(lat.length == 0 ? Double.NaN : lat[lat.length - 1] / 1e6),
+                n, work.count(), work.distinct(), note));
+            log("  -> p50 %.2f ms, p99 %.2f ms", Work.percentile(lat, 50) / 1e6, Work.percentile(lat, 99) / 1e6);
+        }
+    }
+
+    /** Route start → first record, and stop time of an idle route. */
+    private void scenario6() throws Exception {
+        String topic = topic("s6");
+        prepare(topic, 1, 1, cfg.valueSize, 0);
+        List<ContenderSpec> specs = new ArrayList<>(List.of(
+            ContenderSpec.kafkaFetch(1, 1, "PARTITION"),
+            ContenderSpec.camelKafka(1),
+            ContenderSpec.plainLoop(1)));
+        if (cfg.parallelConsumer) {
+            specs.add(ContenderSpec.parallelConsumer(16, "UNORDERED"));
+        }
+        specs = selected(specs);
+        Map<ContenderSpec, List<Double>> firstMs = new LinkedHashMap<>();
+        Map<ContenderSpec, List<Double>> stopMs = new LinkedHashMap<>();
+        Map<ContenderSpec, Long> seen = new HashMap<>();
+        for (int round = 0; round < cfg.s6Rounds; round++) {
+            for (ContenderSpec spec : specs) {
+                Work work = new Work(1, 0, cfg.verify, 0);
+                Contender c = spec.create(cfg.camelKafkaExtra);
+                long stop;
+                try {
+                    c.start(kafka.bootstrap(), topic, group(), work);
+                    if (!work.awaitTarget(60_000)) {
+                        throw new IllegalStateException(spec.label() + " did not receive the record within 60 s");
+                    }
+                    Thread.sleep(cfg.s6IdleMs);
+                } finally {
+                    stop = c.stop();
+                }
+                double first = (work.firstNanos() - c.startNanos()) / 1e6;
+                firstMs.computeIfAbsent(spec, k -> new ArrayList<>()).add(first);
+                stopMs.computeIfAbsent(spec, k -> new ArrayList<>()).add(stop / 1e6);
+                seen.merge(spec, work.count(), Math::min);
+                log("S6 round %d/%d %s: start->first record %.0f ms, idle stop %.0f ms", round + 1, cfg.s6Rounds,
+                    spec.label(), first, stop / 1e6);
+            }
+        }
+        for (ContenderSpec spec : specs) {
+            results.add(new Result(S6, spec, "start -> first record", "ms", firstMs.get(spec), 1, seen.get(spec),
+                -1, "route start (Camel context already up) to first record"));
+            results.add(new Result(S6, spec, "idle stop", "ms", stopMs.get(spec), 1, seen.get(spec), -1,
+                "stopRoute / close after " + cfg.s6IdleMs + " ms idle"));
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------ runs
+
+    /**
+     * Warm-up then measured rounds, contenders interleaved. {@code windowMs < 0}: consume all {@code records};
+     * otherwise measure for {@code windowMs} (or until everything is consumed).
+     */
+    private void throughput(String scenario, String topic, int partitions, long records, long sleepMs,
+                            List<ContenderSpec> all, long windowMs) throws Exception {
+        List<ContenderSpec> specs = selected(all);
+        for (int w = 0; w < cfg.warmups; w++) {
+            for (ContenderSpec spec : specs) {
+                long window = windowMs < 0 ? -1 : cfg.s3WarmupWindowMs;
+                RunStats s = runOnce(spec, topic, partitions, records, sleepMs, window);
+                log("%s warm-up %s: %,.0f rec/s", short2(scenario), spec.label(), s.rate);
+            }
+        }
+        Map<ContenderSpec, List<Double>> rates = new LinkedHashMap<>();
+        Map<ContenderSpec, long[]> counts = new HashMap<>();
+        for (int round = 0; round < cfg.rounds; round++) {
+            for (ContenderSpec spec : specs) {
+                RunStats s = runOnce(spec, topic, partitions, records, sleepMs, windowMs);
+                rates.computeIfAbsent(spec, k -> new ArrayList<>()).add(s.rate);
+                counts.merge(spec, new long[] {s.consumed, s.distinct},
+                    (a, b) -> new long[] {Math.min(a[0], b[0]), Math.min(a[1], b[1])});
+                log("%s round %d/%d %s: %,.0f rec/s (%,d records in %.2f s%s; assigned after %.0f ms, stop %.0f ms)",
+                    short2(scenario), round + 1, cfg.rounds, spec.label(), s.rate, s.measured, s.seconds,
+                    s.note.isEmpty() ? "" : ", " + s.note, s.assignMs, s.stopMs);
+            }
+        }
+        String note = windowMs < 0 ? "all " + records + " records" : "window " + windowMs + " ms after assignment";
+        if (sleepMs > 0) {
+            note += "; ideal " + idealNote(sleepMs);
+        }
+        for (ContenderSpec spec : specs) {
+            long[] c = counts.get(spec);
+            results.add(new Result(scenario, spec, "records/s", "rec/s", rates.get(spec), records, c[0], c[1], note));
+        }
+    }
+
+    private List<ContenderSpec> selected(List<ContenderSpec> specs) {
+        if (cfg.only.isEmpty()) {
+            return specs;
+        }
+        List<ContenderSpec> l = new ArrayList<>();
+        for (ContenderSpec s : specs) {
+            if (cfg.only.contains(s.kind())) {
+                l.add(s);
+            }
+        }
+        return l;
+    }
+
+    private static String idealNote(long sleepMs) {
+        return "concurrency x " + (1000 / sleepMs) + " rec/s";
+    }
+
+    private static String short2(String scenario) {
+        return scenario.substring(0, 2);
+    }
+
+    private static final class RunStats {
+        double rate;
+        long measured;
+        double seconds;
+        long consumed;
+        long distinct;
+        String note = "";
+        double assignMs;
+        double stopMs;
+    }
+
+    private RunStats runOnce(ContenderSpec spec, String topic, int partitions, long records, long sleepMs,
+                             long windowMs) throws Exception {
+        Work work = new Work(records, sleepMs, cfg.verify, 0);
+        Contender c = spec.create(cfg.camelKafkaExtra);
+        String group = group();
+        RunStats s = new RunStats();
+        try {
+            c.start(kafka.bootstrap(), topic, group, work);
+            long stable = kafka.awaitAssigned(group, topic, partitions, spec.members(), 120_000);
+            long countAtStable = work.count();
+            s.assignMs = (stable - c.startNanos()) / 1e6;
+            long from;
+            long to;
+            long measured;
+            if (windowMs < 0) {
+                if (!work.awaitTarget(cfg.drainTimeoutMs)) {
+                    throw new IllegalStateException(spec.label() + " consumed " + work.count() + " of " + records
+                        + " records within " + cfg.drainTimeoutMs + " ms");
+                }
+                to = work.targetNanos();
+                if (countAtStable > 0 && work.firstNanos() < stable && records - countAtStable > records / 10) {
+                    from = stable;
+                    measured = records - countAtStable;
+                    s.note = "timed from full assignment";
+                } else {
+                    from = work.firstNanos();
+                    measured = records;
+                }
+            } else {
+                from = System.nanoTime();
+                long c0 = work.count();
+                if (work.awaitTarget(windowMs)) {
+                    to = work.targetNanos();
+                    measured = records - c0;
+                    s.note = "drained";
+                } else {
+                    to = System.nanoTime();
+                    measured = work.count() - c0;
+                }
+            }
+            s.measured = measured;
+            s.seconds = Math.max(1e-9, (to - from) / 1e9);
+            s.rate = measured > 0 ? measured / s.seconds : 0;
+        } finally {
+            s.stopMs = c.stop() / 1e6;
+        }
+        s.consumed = work.count();
+        s.distinct = work.distinct();
+        if (cfg.verify && s.distinct < records && windowMs < 0) {
+            throw new IllegalStateException(spec.label() + " saw " + s.distinct + " distinct of " + records + " records");
+        }
+        return s;
+    }
+
+    // ------------------------------------------------------------------------------------------ child JVM
+
+    private Map<String, String> runChild(ContenderSpec spec, String topic, int partitions, long records) throws Exception {
+        Path argFile = Files.createTempFile("bench-cp", ".args");
+        try {
+            Files.writeString(argFile, "-cp \"" + classPath().replace("\\", "\\\\") + "\"\n");
+            String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
+            List<String> cmd = new ArrayList<>(List.of(java, "-Xmx" + cfg.s4Xmx, "-XX:+UseG1GC", "@" + argFile,
+                MemoryProbe.class.getName(), kafka.bootstrap(), topic, Integer.toString(partitions), Long.toString(records),
+                spec.toArg(), group(), Boolean.toString(cfg.verify), cfg.camelKafkaExtra));
+            ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+            Process proc = pb.start();
+            Map<String, String> result = new HashMap<>();
+            Deque<String> tail = new ArrayDeque<>();
+            try (BufferedReader in = new BufferedReader(new InputStreamReader(proc.getInputStream(), StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = in.readLine()) != null) {
+                    if (line.startsWith(MemoryProbe.RESULT)) {
+                        for (String kv : line.substring(MemoryProbe.RESULT.length()).trim().split(" ")) {
+                            int eq = kv.indexOf('=');
+                            result.put(kv.substring(0, eq), kv.substring(eq + 1));
+                        }
+                    } else {
+                        tail.addLast(line);
+                        if (tail.size() > 40) {
+                            tail.removeFirst();
+                        }
+                    }
+                }
+            }
+            if (!proc.waitFor(10, TimeUnit.MINUTES)) {
+                proc.destroyForcibly();
+            }
+            if (proc.exitValue() != 0 || !result.containsKey("consumed")) {
+                throw new IllegalStateException("Memory probe for " + spec.label() + " failed (exit " + proc.exitValue()
+                    + "):\n" + String.join("\n", tail));
+            }
+            return result;
+        } finally {
+            Files.deleteIfExists(argFile);
+        }
+    }
+
+    /** The class path of this JVM (surefire sets the real one in java.class.path with useManifestOnlyJar=false). */
+    static String classPath() {
+        String cp = System.getProperty("surefire.test.class.path");
+        if (cp == null || cp.isBlank()) {
+            cp = System.getProperty("java.class.path");
+        }
+        return cp;
+    }
+
+    // ------------------------------------------------------------------------------------------ helpers
+
+    private void prepare(String topic, int partitions, long records, int valueSize, int keys) throws Exception {
+        long start = System.nanoTime();
+        kafka.createTopic(topic, partitions);
+        kafka.produce(topic, partitions, records, valueSize, keys);
+        double s = (System.nanoTime() - start) / 1e9;
+        log("prepared %s: %,d x %d B over %d partition(s)%s in %.1f s (%,.0f rec/s)", topic, records, valueSize, partitions,
+            keys > 0 ? ", " + keys + " keys" : "", s, records / s);
+    }
+
+    private String topic(String name) {
+        return "bench-" + name + "-" + runId;
+    }
+
+    private static String group() {
+        return "bench-" + UUID.randomUUID();
+    }
+
+    private void log(String fmt, Object... args) {
+        log.printf("[%6.1f s] %s%n", (System.nanoTime() - t0) / 1e9, String.format(fmt, args));
+        log.flush();
+    }
+}

@@ -1,0 +1,135 @@
+package dev.kafkafetch.bench;
+
+import java.util.Arrays;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * What a contender's "route" does with each record, and the counters of one run.
+ * <p>
+ * Every contender calls {@link #onRecord} once per record it hands to its processing code (the Camel route, the
+ * poll-loop body, the Parallel Consumer user function). The hot path is one atomic increment; the clock is read on the
+ * first record and when {@code target} records have been seen. Optional extras: a fixed sleep standing in for I/O,
+ * distinct (partition, offset) tracking for the smoke test, and end-to-end latency samples.
+ */
+final class Work {
+
+    private final long target;
+    private final long sleepMs;
+    private final boolean trackDistinct;
+    private final long[] latencies;
+
+    private final AtomicLong count = new AtomicLong();
+    private final AtomicLong distinct = new AtomicLong();
+    private final AtomicInteger latencyIndex = new AtomicInteger();
+    private final Set<Long> seen;
+    private final CountDownLatch done = new CountDownLatch(1);
+    private volatile long firstNanos;
+    private volatile long targetNanos;
+
+    /**
+     * @param target        records after which the run is complete ({@link #awaitTarget})
+     * @param sleepMs       simulated I/O per record ({@code Thread.sleep}), 0 for a trivial route
+     * @param trackDistinct remember (partition, offset) pairs so duplicates can be told from new records
+     * @param latencySlots  &gt; 0: parse the send time encoded in the value and keep up to this many latency samples
+     */
+    Work(long target, long sleepMs, boolean trackDistinct, int latencySlots) {
+        this.target = target;
+        this.sleepMs = sleepMs;
+        this.trackDistinct = trackDistinct;
+        this.latencies = latencySlots > 0 ? new long[latencySlots] : null;
+        this.seen = trackDistinct ? ConcurrentHashMap.newKeySet() : null;
+    }
+
+    /** Whether the caller must pass the record's partition and offset. */
+    boolean needsIds() {
+        return trackDistinct;
+    }
+
+    /** Whether the caller must pass the record's value. */
+    boolean needsValue() {
+        return latencies != null;
+    }
+
+    void onRecord(int partition, long offset, String value) {
+        if (latencies != null && value != null) {
+            long sent = Payloads.sendNanos(value);
+            long now = System.nanoTime();
+            int i = latencyIndex.getAndIncrement();
+            if (i < latencies.length) {
+                latencies[i] = now - sent;
+            }
+        }
+        if (sleepMs > 0) {
+            try {
+                Thread.sleep(sleepMs);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return; // interrupted (contender stopping): not counted as processed
+            }
+        }
+        long c = count.incrementAndGet();
+        if (c == 1) {
+            firstNanos = System.nanoTime();
+        }
+        long progress = c;
+        if (seen != null) {
+            // with distinct tracking the run completes on the target-th *new* record, not on re-deliveries
+            if (!seen.add(((long) partition << 40) | offset)) {
+                return;
+            }
+            progress = distinct.incrementAndGet();
+        }
+        if (progress == target) {
+            targetNanos = System.nanoTime();
+            done.countDown();
+        }
+    }
+
+    long count() {
+        return count.get();
+    }
+
+    long distinct() {
+        return seen != null ? distinct.get() : -1;
+    }
+
+    long target() {
+        return target;
+    }
+
+    long firstNanos() {
+        return firstNanos;
+    }
+
+    /** When the {@code target}-th record was seen, 0 if not yet. */
+    long targetNanos() {
+        return targetNanos;
+    }
+
+    boolean awaitTarget(long timeoutMs) throws InterruptedException {
+        return done.await(timeoutMs, TimeUnit.MILLISECONDS);
+    }
+
+    /** Sorted latency samples in nanoseconds. */
+    long[] latencies() {
+        if (latencies == null) {
+            return new long[0];
+        }
+        long[] copy = Arrays.copyOf(latencies, Math.min(latencyIndex.get(), latencies.length));
+        Arrays.sort(copy);
+        return copy;
+    }
+
+    static double percentile(long[] sorted, double p) {
+        if (sorted.length == 0) {
+            return Double.NaN;
+        }
+        int idx = (int) Math.ceil(p / 100.0 * sorted.length) - 1;
+        return sorted[Math.max(0, Math.min(sorted.length - 1, idx))];
+    }
+}
