@@ -92,10 +92,16 @@ public class KafkaFetchEndpointConfigurer extends PropertyConfigurerSupport impl
         case "pollTimeoutMs": target.setPollTimeoutMs(property(camelContext, long.class, value)); return true;
         case "revoketimeoutms":
         case "revokeTimeoutMs": target.setRevokeTimeoutMs(property(camelContext, long.class, value)); return true;
+        case "saslauthtype":
+        case "saslAuthType": target.setSaslAuthType(property(camelContext, dev.kafkafetch.security.KafkaAuthType.class, value)); return true;
         case "sasljaasconfig":
         case "saslJaasConfig": target.setSaslJaasConfig(property(camelContext, java.lang.String.class, value)); return true;
         case "saslmechanism":
         case "saslMechanism": target.setSaslMechanism(property(camelContext, java.lang.String.class, value)); return true;
+        case "saslpassword":
+        case "saslPassword": target.setSaslPassword(property(camelContext, java.lang.String.class, value)); return true;
+        case "saslusername":
+        case "saslUsername": target.setSaslUsername(property(camelContext, java.lang.String.class, value)); return true;
         case "securityprotocol":
         case "securityProtocol": target.setSecurityProtocol(property(camelContext, java.lang.String.class, value)); return true;
         case "seekto":
@@ -104,6 +110,34 @@ public class KafkaFetchEndpointConfigurer extends PropertyConfigurerSupport impl
         case "sessionTimeoutMs": target.setSessionTimeoutMs(property(camelContext, int.class, value)); return true;
         case "shutdowntimeout":
         case "shutdownTimeout": target.setShutdownTimeout(property(camelContext, int.class, value)); return true;
+        case "sslciphersuites":
+        case "sslCipherSuites": target.setSslCipherSuites(property(camelContext, java.lang.String.class, value)); return true;
+        case "sslenabledprotocols":
+        case "sslEnabledProtocols": target.setSslEnabledProtocols(property(camelContext, java.lang.String.class, value)); return true;
+        case "sslendpointalgorithm":
+        case "sslEndpointAlgorithm": target.setSslEndpointAlgorithm(property(camelContext, java.lang.String.class, value)); return true;
+        case "sslkeypassword":
+        case "sslKeyPassword": target.setSslKeyPassword(property(camelContext, java.lang.String.class, value)); return true;
+        case "sslkeymanageralgorithm":
+        case "sslKeymanagerAlgorithm": target.setSslKeymanagerAlgorithm(property(camelContext, java.lang.String.class, value)); return true;
+        case "sslkeystorelocation":
+        case "sslKeystoreLocation": target.setSslKeystoreLocation(property(camelContext, java.lang.String.class, value)); return true;
+        case "sslkeystorepassword":
+        case "sslKeystorePassword": target.setSslKeystorePassword(property(camelContext, java.lang.String.class, value)); return true;
+        case "sslkeystoretype":
+        case "sslKeystoreType": target.setSslKeystoreType(property(camelContext, java.lang.String.class, value)); return true;
+        case "sslprotocol":
+        case "sslProtocol": target.setSslProtocol(property(camelContext, java.lang.String.class, value)); return true;
+        case "sslprovider":
+        case "sslProvider": target.setSslProvider(property(camelContext, java.lang.String.class, value)); return true;
+        case "ssltrustmanageralgorithm":
+        case "sslTrustmanagerAlgorithm": target.setSslTrustmanagerAlgorithm(property(camelContext, java.lang.String.class, value)); return true;
+        case "ssltruststorelocation":
+        case "sslTruststoreLocation": target.setSslTruststoreLocation(property(camelContext, java.lang.String.class, value)); return true;
+        case "ssltruststorepassword":
+        case "sslTruststorePassword": target.setSslTruststorePassword(property(camelContext, java.lang.String.class, value)); return true;
+        case "ssltruststoretype":
+        case "sslTruststoreType": target.setSslTruststoreType(property(camelContext, java.lang.String.class, value)); return true;
         case "stalltimeoutms":
         case "stallTimeoutMs": target.setStallTimeoutMs(property(camelContext, long.class, value)); return true;
         case "topicispattern":
@@ -186,10 +220,16 @@ public class KafkaFetchEndpointConfigurer extends PropertyConfigurerSupport impl
         case "pollTimeoutMs": return long.class;
         case "revoketimeoutms":
         case "revokeTimeoutMs": return long.class;
+        case "saslauthtype":
+        case "saslAuthType": return dev.kafkafetch.security.KafkaAuthType.class;
         case "sasljaasconfig":
         case "saslJaasConfig": return java.lang.String.class;
         case "saslmechanism":
         case "saslMechanism": return java.lang.String.class;
+        case "saslpassword":
+        case "saslPassword": return java.lang.String.class;
+        case "saslusername":
+        case "saslUsername": return java.lang.String.class;
         case "securityprotocol":
         case "securityProtocol": return java.lang.String.class;
         case "seekto":
@@ -198,6 +238,34 @@ public class KafkaFetchEndpointConfigurer extends PropertyConfigurerSupport impl
         case "sessionTimeoutMs": return int.class;
         case "shutdowntimeout":
         case "shutdownTimeout": return int.class;
+        case "sslciphersuites":
+        case "sslCipherSuites": return java.lang.String.class;
+        case "sslenabledprotocols":
+        case "sslEnabledProtocols": return java.lang.String.class;
+        case "sslendpointalgorithm":
+        case "sslEndpointAlgorithm": return java.lang.String.class;
+        case "sslkeypassword":
+        case "sslKeyPassword": return java.lang.String.class;
+        case "sslkeymanageralgorithm":
+        case "sslKeymanagerAlgorithm": return java.lang.String.class;
+        case "sslkeystorelocation":
+        case "sslKeystoreLocation": return java.lang.String.class;
+        case "sslkeystorepassword":
+        case "sslKeystorePassword": return java.lang.String.class;
+        case "sslkeystoretype":
+        case "sslKeystoreType": return java.lang.String.class;
+        case "sslprotocol":
+        case "sslProtocol": return java.lang.String.class;
+        case "sslprovider":
+        case "sslProvider": return java.lang.String.class;
+        case "ssltrustmanageralgorithm":
+        case "sslTrustmanagerAlgorithm": return java.lang.String.class;
+        case "ssltruststorelocation":
+        case "sslTruststoreLocation": return java.lang.String.class;
+        case "ssltruststorepassword":
+        case "sslTruststorePassword": return java.lang.String.class;
+        case "ssltruststoretype":
+        case "sslTruststoreType": return java.lang.String.class;
         case "stalltimeoutms":
         case "stallTimeoutMs": return long.class;
         case "topicispattern":
@@ -281,10 +349,16 @@ public class KafkaFetchEndpointConfigurer extends PropertyConfigurerSupport impl
         case "pollTimeoutMs": return target.getPollTimeoutMs();
         case "revoketimeoutms":
         case "revokeTimeoutMs": return target.getRevokeTimeoutMs();
+        case "saslauthtype":
+        case "saslAuthType": return target.getSaslAuthType();
         case "sasljaasconfig":
         case "saslJaasConfig": return target.getSaslJaasConfig();
         case "saslmechanism":
         case "saslMechanism": return target.getSaslMechanism();
+        case "saslpassword":
+        case "saslPassword": return target.getSaslPassword();
+        case "saslusername":
+        case "saslUsername": return target.getSaslUsername();
         case "securityprotocol":
         case "securityProtocol": return target.getSecurityProtocol();
         case "seekto":
@@ -293,6 +367,34 @@ public class KafkaFetchEndpointConfigurer extends PropertyConfigurerSupport impl
         case "sessionTimeoutMs": return target.getSessionTimeoutMs();
         case "shutdowntimeout":
         case "shutdownTimeout": return target.getShutdownTimeout();
+        case "sslciphersuites":
+        case "sslCipherSuites": return target.getSslCipherSuites();
+        case "sslenabledprotocols":
+        case "sslEnabledProtocols": return target.getSslEnabledProtocols();
+        case "sslendpointalgorithm":
+        case "sslEndpointAlgorithm": return target.getSslEndpointAlgorithm();
+        case "sslkeypassword":
+        case "sslKeyPassword": return target.getSslKeyPassword();
+        case "sslkeymanageralgorithm":
+        case "sslKeymanagerAlgorithm": return target.getSslKeymanagerAlgorithm();
+        case "sslkeystorelocation":
+        case "sslKeystoreLocation": return target.getSslKeystoreLocation();
+        case "sslkeystorepassword":
+        case "sslKeystorePassword": return target.getSslKeystorePassword();
+        case "sslkeystoretype":
+        case "sslKeystoreType": return target.getSslKeystoreType();
+        case "sslprotocol":
+        case "sslProtocol": return target.getSslProtocol();
+        case "sslprovider":
+        case "sslProvider": return target.getSslProvider();
+        case "ssltrustmanageralgorithm":
+        case "sslTrustmanagerAlgorithm": return target.getSslTrustmanagerAlgorithm();
+        case "ssltruststorelocation":
+        case "sslTruststoreLocation": return target.getSslTruststoreLocation();
+        case "ssltruststorepassword":
+        case "sslTruststorePassword": return target.getSslTruststorePassword();
+        case "ssltruststoretype":
+        case "sslTruststoreType": return target.getSslTruststoreType();
         case "stalltimeoutms":
         case "stallTimeoutMs": return target.getStallTimeoutMs();
         case "topicispattern":

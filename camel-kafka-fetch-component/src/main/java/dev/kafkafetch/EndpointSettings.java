@@ -9,10 +9,12 @@ import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
+import dev.kafkafetch.security.KafkaAuthType;
 import dev.kafkafetch.task.TaskSettings;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.common.config.SaslConfigs;
+import org.apache.kafka.common.config.SslConfigs;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.Deserializer;
 
@@ -26,6 +28,7 @@ final class EndpointSettings {
     private static final Set<String> OFFSET_RESETS = Set.of("latest", "earliest", "none");
     private static final Set<String> GROUP_PROTOCOLS = Set.of("classic", "consumer");
     private static final Set<String> ISOLATION_LEVELS = Set.of("read_uncommitted", "read_committed");
+    private static final Set<String> SECURITY_PROTOCOLS = Set.of("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL");
 
     private final KafkaFetchEndpoint e;
 
@@ -104,15 +107,10 @@ final class EndpointSettings {
                                                + ") must not be a topic this endpoint consumes");
         }
 
+        // shared by the consumers and the dead-letter producer
         Properties common = new Properties();
         common.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, brokers);
-        common.put(CommonClientConfigs.SECURITY_PROTOCOL_CONFIG, e.getSecurityProtocol());
-        if (e.getSaslMechanism() != null) {
-            common.put(SaslConfigs.SASL_MECHANISM, e.getSaslMechanism());
-        }
-        if (e.getSaslJaasConfig() != null) {
-            common.put(SaslConfigs.SASL_JAAS_CONFIG, e.getSaslJaasConfig());
-        }
+        common.putAll(security());
 
         Properties props = new Properties();
         props.putAll(common);
@@ -178,6 +176,102 @@ final class EndpointSettings {
                 e.getBatchingIntervalMs() == null ? 0 : e.getBatchingIntervalMs(),
                 c.getCreateConsumerBackoffMaxAttempts(), c.getCreateConsumerBackoffInterval(),
                 c.getSubscribeConsumerBackoffMaxAttempts(), c.getSubscribeConsumerBackoffInterval());
+    }
+
+    /**
+     * The security settings: securityProtocol, saslMechanism, saslJaasConfig and the ssl* options, or what the
+     * saslAuthType shorthand derives (camel-kafka 4.22's rules: a SASL type uses SASL_SSL unless securityProtocol is
+     * SASL_PLAINTEXT; an explicit saslJaasConfig wins over the one built from saslUsername and saslPassword).
+     * Messages never quote a secret value.
+     */
+    private Properties security() {
+        String protocol = upperOneOf("securityProtocol", e.getSecurityProtocol(), SECURITY_PROTOCOLS);
+        String mechanism = blankToNull(e.getSaslMechanism());
+        String jaas = blankToNull(e.getSaslJaasConfig());
+        KafkaAuthType auth = e.getSaslAuthType();
+        boolean credentialsType = auth != null && auth.usesCredentials();
+        if (!credentialsType) {
+            String given = e.getSaslUsername() != null ? "saslUsername" : e.getSaslPassword() != null ? "saslPassword" : null;
+            if (given != null) {
+                throw new IllegalArgumentException("kafka-fetch option " + given + " is only used with saslAuthType"
+                                                   + " PLAIN, SCRAM_SHA_256 or SCRAM_SHA_512 (saslAuthType is "
+                                                   + (auth == null ? "not set" : auth) + ")");
+            }
+        }
+        if (auth != null && auth.isSasl()) {
+            if (jaas == null) {
+                if (!credentialsType) {
+                    throw new IllegalArgumentException("kafka-fetch option saslAuthType=" + auth + " needs saslJaasConfig:"
+                                                       + " kafka-fetch builds the JAAS config only for PLAIN,"
+                                                       + " SCRAM_SHA_256 and SCRAM_SHA_512 (other sasl.* client settings"
+                                                       + " go through additionalProperties)");
+                }
+                String username = e.getSaslUsername();
+                if (username == null || username.isBlank()) {
+                    throw new IllegalArgumentException("kafka-fetch option saslUsername is required with saslAuthType="
+                                                       + auth + " (or set saslJaasConfig)");
+                }
+                String password = e.getSaslPassword();
+                if (password == null || password.isEmpty()) {
+                    throw new IllegalArgumentException("kafka-fetch option saslPassword is required with saslAuthType="
+                                                       + auth + " (or set saslJaasConfig)");
+                }
+                jaas = auth.jaasConfig(username.trim(), password);
+            }
+            protocol = "SASL_PLAINTEXT".equals(protocol) ? "SASL_PLAINTEXT" : "SASL_SSL";
+            mechanism = auth.mechanism();
+        } else if (auth == KafkaAuthType.SSL) {
+            protocol = "SSL";
+        } else if (auth == KafkaAuthType.NONE) {
+            boolean stores = blankToNull(e.getSslKeystoreLocation()) != null
+                             || blankToNull(e.getSslTruststoreLocation()) != null;
+            protocol = stores || "SSL".equals(protocol) ? "SSL" : "PLAINTEXT";
+        }
+
+        Properties p = new Properties();
+        p.put(CommonClientConfigs.SECURITY_PROTOCOL_CONFIG, protocol);
+        putIfSet(p, SaslConfigs.SASL_MECHANISM, mechanism);
+        putIfSet(p, SaslConfigs.SASL_JAAS_CONFIG, jaas);
+        putIfSet(p, SslConfigs.SSL_KEYSTORE_LOCATION_CONFIG, e.getSslKeystoreLocation());
+        putIfSet(p, SslConfigs.SSL_KEYSTORE_PASSWORD_CONFIG, e.getSslKeystorePassword());
+        putIfSet(p, SslConfigs.SSL_KEY_PASSWORD_CONFIG, e.getSslKeyPassword());
+        putIfSet(p, SslConfigs.SSL_KEYSTORE_TYPE_CONFIG, e.getSslKeystoreType());
+        putIfSet(p, SslConfigs.SSL_TRUSTSTORE_LOCATION_CONFIG, e.getSslTruststoreLocation());
+        putIfSet(p, SslConfigs.SSL_TRUSTSTORE_PASSWORD_CONFIG, e.getSslTruststorePassword());
+        putIfSet(p, SslConfigs.SSL_TRUSTSTORE_TYPE_CONFIG, e.getSslTruststoreType());
+        putIfSet(p, SslConfigs.SSL_PROTOCOL_CONFIG, e.getSslProtocol());
+        putIfSet(p, SslConfigs.SSL_ENABLED_PROTOCOLS_CONFIG, e.getSslEnabledProtocols());
+        putIfSet(p, SslConfigs.SSL_KEYMANAGER_ALGORITHM_CONFIG, e.getSslKeymanagerAlgorithm());
+        putIfSet(p, SslConfigs.SSL_TRUSTMANAGER_ALGORITHM_CONFIG, e.getSslTrustmanagerAlgorithm());
+        putIfSet(p, SslConfigs.SSL_CIPHER_SUITES_CONFIG, e.getSslCipherSuites());
+        putIfSet(p, SslConfigs.SSL_PROVIDER_CONFIG, e.getSslProvider());
+        String endpointAlgorithm = e.getSslEndpointAlgorithm();
+        if (endpointAlgorithm != null) {
+            String a = endpointAlgorithm.trim();
+            // as camel-kafka: none or false turns hostname verification off (Kafka's empty value)
+            p.put(SslConfigs.SSL_ENDPOINT_IDENTIFICATION_ALGORITHM_CONFIG,
+                    a.equalsIgnoreCase("none") || a.equalsIgnoreCase("false") ? "" : a);
+        }
+        return p;
+    }
+
+    private static void putIfSet(Properties p, String key, String value) {
+        if (value != null && !value.isEmpty()) {
+            p.put(key, value);
+        }
+    }
+
+    private static String blankToNull(String value) {
+        return value == null || value.isBlank() ? null : value;
+    }
+
+    private static String upperOneOf(String option, String value, Set<String> allowed) {
+        String v = value == null ? null : value.trim().toUpperCase(Locale.ROOT);
+        if (v == null || !allowed.contains(v)) {
+            throw new IllegalArgumentException("kafka-fetch option " + option + " must be one of " + allowed + ", was "
+                                               + value);
+        }
+        return v;
     }
 
     private static String required(String option, String value) {

@@ -6,6 +6,7 @@ import dev.kafkafetch.commit.DefaultKafkaManualCommitFactory;
 import dev.kafkafetch.commit.KafkaManualCommitFactory;
 import dev.kafkafetch.error.PollOnError;
 import dev.kafkafetch.processor.Ordering;
+import dev.kafkafetch.security.KafkaAuthType;
 import dev.kafkafetch.serde.DefaultKafkaHeaderDeserializer;
 import dev.kafkafetch.serde.KafkaFetchHeaderFilterStrategy;
 import dev.kafkafetch.serde.KafkaHeaderDeserializer;
@@ -126,6 +127,62 @@ public class KafkaFetchEndpoint extends DefaultEndpoint implements HeaderFilterS
     @UriParam(label = "security", secret = true,
               description = "Kafka's sasl.jaas.config. Masked in logs, the endpoint URI and the dev console.")
     private String saslJaasConfig;
+    @UriParam(label = "security",
+              description = "Simplified authentication type to use, instead of setting securityProtocol, saslMechanism"
+                            + " and saslJaasConfig by hand. PLAIN, SCRAM_SHA_256 and SCRAM_SHA_512 build the JAAS"
+                            + " config from saslUsername and saslPassword and use SASL_SSL, or SASL_PLAINTEXT when"
+                            + " securityProtocol is SASL_PLAINTEXT; SSL uses SSL; NONE uses PLAINTEXT (SSL when a key or"
+                            + " trust store is set or securityProtocol is SSL). OAUTH, AWS_MSK_IAM and KERBEROS need"
+                            + " saslJaasConfig. A saslJaasConfig, when set, is used instead of the built one.")
+    private KafkaAuthType saslAuthType;
+    @UriParam(label = "security",
+              description = "Username for SASL authentication. Used when saslAuthType is set to PLAIN, SCRAM_SHA_256, or SCRAM_SHA_512.")
+    private String saslUsername;
+    @UriParam(label = "security", secret = true,
+              description = "Password for SASL authentication. Used when saslAuthType is set to PLAIN, SCRAM_SHA_256, or SCRAM_SHA_512.")
+    private String saslPassword;
+    @UriParam(label = "security",
+              description = "The location of the key store file. This is optional for the client and can be used for two-way authentication for the client.")
+    private String sslKeystoreLocation;
+    @UriParam(label = "security", secret = true,
+              description = "The store password for the key store file. This is optional for the client and only needed if sslKeystoreLocation is configured. Key store password is not supported for PEM format.")
+    private String sslKeystorePassword;
+    @UriParam(label = "security", secret = true,
+              description = "The password of the private key in the key store file or the PEM key specified in sslKeystoreKey. This is required for clients only if two-way authentication is configured.")
+    private String sslKeyPassword;
+    @UriParam(label = "security", defaultValue = "JKS",
+              description = "The file format of the key store file. This is optional for the client. The default value is JKS")
+    private String sslKeystoreType = "JKS";
+    @UriParam(label = "security",
+              description = "The location of the trust store file.")
+    private String sslTruststoreLocation;
+    @UriParam(label = "security", secret = true,
+              description = "The password for the trust store file. If a password is not set, trust store file configured will still be used, but integrity checking is disabled. Trust store password is not supported for PEM format.")
+    private String sslTruststorePassword;
+    @UriParam(label = "security", defaultValue = "JKS",
+              description = "The file format of the trust store file. The default value is JKS.")
+    private String sslTruststoreType = "JKS";
+    @UriParam(label = "security",
+              description = "The SSL protocol used to generate the SSLContext. The default is TLSv1.3 when running with Java 11 or newer, TLSv1.2 otherwise.")
+    private String sslProtocol;
+    @UriParam(label = "security",
+              description = "The list of protocols enabled for SSL connections. The default is TLSv1.2,TLSv1.3 when running with Java 11 or newer, TLSv1.2 otherwise.")
+    private String sslEnabledProtocols;
+    @UriParam(label = "security", defaultValue = "https",
+              description = "The endpoint identification algorithm to validate server hostname using server certificate. Use none or false to disable server hostname verification.")
+    private String sslEndpointAlgorithm = "https";
+    @UriParam(label = "security", defaultValue = "SunX509",
+              description = "The algorithm used by key manager factory for SSL connections. Default value is the key manager factory algorithm configured for the Java Virtual Machine.")
+    private String sslKeymanagerAlgorithm = "SunX509";
+    @UriParam(label = "security", defaultValue = "PKIX",
+              description = "The algorithm used by trust manager factory for SSL connections. Default value is the trust manager factory algorithm configured for the Java Virtual Machine.")
+    private String sslTrustmanagerAlgorithm = "PKIX";
+    @UriParam(label = "security",
+              description = "A list of cipher suites. This is a named combination of authentication, encryption, MAC and key exchange algorithm used to negotiate the security settings for a network connection using TLS or SSL network protocol. By default, all the available cipher suites are supported.")
+    private String sslCipherSuites;
+    @UriParam(label = "security",
+              description = "The name of the security provider used for SSL connections. Default value is the default security provider of the JVM.")
+    private String sslProvider;
     @UriParam(label = "consumer", defaultValue = "1",
               description = "How many records of one fetch task may be in the route at once. Larger values process slow routes in parallel beyond the partition count, in the order chosen by ordering.")
     private int maxConcurrency = 1;
@@ -432,6 +489,142 @@ public class KafkaFetchEndpoint extends DefaultEndpoint implements HeaderFilterS
 
     public void setSaslJaasConfig(String saslJaasConfig) {
         this.saslJaasConfig = saslJaasConfig;
+    }
+
+    public KafkaAuthType getSaslAuthType() {
+        return saslAuthType;
+    }
+
+    public void setSaslAuthType(KafkaAuthType saslAuthType) {
+        this.saslAuthType = saslAuthType;
+    }
+
+    public String getSaslUsername() {
+        return saslUsername;
+    }
+
+    public void setSaslUsername(String saslUsername) {
+        this.saslUsername = saslUsername;
+    }
+
+    public String getSaslPassword() {
+        return saslPassword;
+    }
+
+    public void setSaslPassword(String saslPassword) {
+        this.saslPassword = saslPassword;
+    }
+
+    public String getSslKeystoreLocation() {
+        return sslKeystoreLocation;
+    }
+
+    public void setSslKeystoreLocation(String sslKeystoreLocation) {
+        this.sslKeystoreLocation = sslKeystoreLocation;
+    }
+
+    public String getSslKeystorePassword() {
+        return sslKeystorePassword;
+    }
+
+    public void setSslKeystorePassword(String sslKeystorePassword) {
+        this.sslKeystorePassword = sslKeystorePassword;
+    }
+
+    public String getSslKeyPassword() {
+        return sslKeyPassword;
+    }
+
+    public void setSslKeyPassword(String sslKeyPassword) {
+        this.sslKeyPassword = sslKeyPassword;
+    }
+
+    public String getSslKeystoreType() {
+        return sslKeystoreType;
+    }
+
+    public void setSslKeystoreType(String sslKeystoreType) {
+        this.sslKeystoreType = sslKeystoreType;
+    }
+
+    public String getSslTruststoreLocation() {
+        return sslTruststoreLocation;
+    }
+
+    public void setSslTruststoreLocation(String sslTruststoreLocation) {
+        this.sslTruststoreLocation = sslTruststoreLocation;
+    }
+
+    public String getSslTruststorePassword() {
+        return sslTruststorePassword;
+    }
+
+    public void setSslTruststorePassword(String sslTruststorePassword) {
+        this.sslTruststorePassword = sslTruststorePassword;
+    }
+
+    public String getSslTruststoreType() {
+        return sslTruststoreType;
+    }
+
+    public void setSslTruststoreType(String sslTruststoreType) {
+        this.sslTruststoreType = sslTruststoreType;
+    }
+
+    public String getSslProtocol() {
+        return sslProtocol;
+    }
+
+    public void setSslProtocol(String sslProtocol) {
+        this.sslProtocol = sslProtocol;
+    }
+
+    public String getSslEnabledProtocols() {
+        return sslEnabledProtocols;
+    }
+
+    public void setSslEnabledProtocols(String sslEnabledProtocols) {
+        this.sslEnabledProtocols = sslEnabledProtocols;
+    }
+
+    public String getSslEndpointAlgorithm() {
+        return sslEndpointAlgorithm;
+    }
+
+    public void setSslEndpointAlgorithm(String sslEndpointAlgorithm) {
+        this.sslEndpointAlgorithm = sslEndpointAlgorithm;
+    }
+
+    public String getSslKeymanagerAlgorithm() {
+        return sslKeymanagerAlgorithm;
+    }
+
+    public void setSslKeymanagerAlgorithm(String sslKeymanagerAlgorithm) {
+        this.sslKeymanagerAlgorithm = sslKeymanagerAlgorithm;
+    }
+
+    public String getSslTrustmanagerAlgorithm() {
+        return sslTrustmanagerAlgorithm;
+    }
+
+    public void setSslTrustmanagerAlgorithm(String sslTrustmanagerAlgorithm) {
+        this.sslTrustmanagerAlgorithm = sslTrustmanagerAlgorithm;
+    }
+
+    public String getSslCipherSuites() {
+        return sslCipherSuites;
+    }
+
+    public void setSslCipherSuites(String sslCipherSuites) {
+        this.sslCipherSuites = sslCipherSuites;
+    }
+
+    public String getSslProvider() {
+        return sslProvider;
+    }
+
+    public void setSslProvider(String sslProvider) {
+        this.sslProvider = sslProvider;
     }
 
     public int getMaxConcurrency() {

@@ -1,10 +1,14 @@
 package dev.kafkafetch.testinfra;
 
+import java.io.IOException;
+import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -16,8 +20,15 @@ import java.util.concurrent.TimeoutException;
 import kafka.server.BrokerServer;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ScramCredentialInfo;
+import org.apache.kafka.clients.admin.ScramMechanism;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.clients.admin.UserScramCredentialAlteration;
+import org.apache.kafka.clients.admin.UserScramCredentialUpsertion;
+import org.apache.kafka.clients.CommonClientConfigs;
+import org.apache.kafka.common.config.SaslConfigs;
 import org.apache.kafka.common.TopicPartitionInfo;
+import org.apache.kafka.common.network.ListenerName;
 import org.apache.kafka.common.test.KafkaClusterTestKit;
 import org.apache.kafka.common.test.TestKitNodes;
 import org.apache.kafka.metadata.BrokerState;
@@ -40,6 +51,13 @@ import org.slf4j.LoggerFactory;
  *   <li>{@link #close()} stops everything and deletes the data directories; it is idempotent.</li>
  * </ul>
  * All ports are random unless {@link Builder#fixedPort(int)} is used (single broker only).
+ * <p>
+ * With {@link Builder#saslPlain(Map)} and/or {@link Builder#saslScram(Map)} every broker gets an extra
+ * {@code SASL_PLAINTEXT} client listener ({@value #SASL_LISTENER}) accepting the given users, and
+ * {@link #bootstrapServers()} points at it; {@link #clientProperties()} gives the client settings of the first user.
+ * Inter-broker and controller traffic stays on the test kit's PLAINTEXT listeners (also reachable, without
+ * authentication, at {@link #plaintextBootstrapServers()}), and no authorizer is installed: every authenticated user
+ * may do everything.
  */
 public final class EmbeddedKafkaCluster implements KafkaService {
 
@@ -47,6 +65,12 @@ public final class EmbeddedKafkaCluster implements KafkaService {
 
     /** Name of the extra plaintext listener used by {@link Builder#fixedPort(int)}. */
     static final String FIXED_LISTENER = "FIXEDPORT";
+    /** Name of the SASL_PLAINTEXT client listener added by {@link Builder#saslPlain(Map)} / {@link Builder#saslScram(Map)}. */
+    public static final String SASL_LISTENER = "SASLCLIENT";
+    /** The SASL mechanisms {@link Builder#saslScram(Map)} enables. */
+    public static final List<String> SCRAM_MECHANISMS = List.of("SCRAM-SHA-256", "SCRAM-SHA-512");
+    private static final String BROKER_LISTENER = "EXTERNAL";
+    private static final String CONTROLLER_LISTENER = "CONTROLLER";
 
     private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
     private static final Duration BROKER_TIMEOUT = Duration.ofSeconds(60);
@@ -55,14 +79,25 @@ public final class EmbeddedKafkaCluster implements KafkaService {
     private final List<Integer> brokerIds;
     private final Integer fixedPort;
     private final String bootstrapServers;
+    private final Map<String, String> saslUsers;
+    private final List<String> saslMechanisms;
+    private final String defaultSaslUser;
     private final Set<Integer> stopped = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
 
-    private EmbeddedKafkaCluster(KafkaClusterTestKit kit, Integer fixedPort) {
+    private EmbeddedKafkaCluster(KafkaClusterTestKit kit, Integer fixedPort, List<Integer> saslPorts,
+                                 Map<String, String> saslUsers, List<String> saslMechanisms, String defaultSaslUser) {
         this.kit = kit;
         this.fixedPort = fixedPort;
         this.brokerIds = new ArrayList<>(new java.util.TreeSet<>(kit.brokers().keySet()));
-        this.bootstrapServers = fixedPort != null ? "localhost:" + fixedPort : kit.bootstrapServers();
+        this.saslUsers = Map.copyOf(saslUsers);
+        this.saslMechanisms = List.copyOf(saslMechanisms);
+        this.defaultSaslUser = defaultSaslUser;
+        if (!saslPorts.isEmpty()) {
+            this.bootstrapServers = String.join(",", saslPorts.stream().map(p -> "localhost:" + p).toList());
+        } else {
+            this.bootstrapServers = fixedPort != null ? "localhost:" + fixedPort : kit.bootstrapServers();
+        }
     }
 
     /** A builder for a new cluster (1 broker by default). */
@@ -73,6 +108,56 @@ public final class EmbeddedKafkaCluster implements KafkaService {
     @Override
     public String bootstrapServers() {
         return bootstrapServers;
+    }
+
+    /**
+     * With SASL: {@code security.protocol=SASL_PLAINTEXT}, {@code sasl.mechanism} and {@code sasl.jaas.config} of the
+     * first PLAIN user with PLAIN, or (SCRAM only) of the first SCRAM user with SCRAM-SHA-256. Without SASL: empty.
+     */
+    @Override
+    public Map<String, Object> clientProperties() {
+        if (saslUsers.isEmpty()) {
+            return Map.of();
+        }
+        return clientProperties(defaultSaslUser, saslUsers.get(defaultSaslUser), saslMechanisms.get(0));
+    }
+
+    /** True when the client listener requires SASL authentication. */
+    public boolean isSasl() {
+        return !saslUsers.isEmpty();
+    }
+
+    /** The SASL mechanisms the client listener accepts (empty without SASL). */
+    public List<String> saslMechanisms() {
+        return saslMechanisms;
+    }
+
+    /**
+     * The client settings of a SASL_PLAINTEXT connection as {@code user} with {@code password} and {@code mechanism}
+     * ({@code PLAIN}, {@code SCRAM-SHA-256} or {@code SCRAM-SHA-512}); the credentials are not checked here, so wrong
+     * ones can be tried.
+     */
+    public static Map<String, Object> clientProperties(String user, String password, String mechanism) {
+        Map<String, Object> p = new LinkedHashMap<>();
+        p.put(CommonClientConfigs.SECURITY_PROTOCOL_CONFIG, "SASL_PLAINTEXT");
+        p.put(SaslConfigs.SASL_MECHANISM, mechanism);
+        p.put(SaslConfigs.SASL_JAAS_CONFIG, jaasConfig(user, password, mechanism));
+        return p;
+    }
+
+    /** A client {@code sasl.jaas.config} line for {@code mechanism} (quotes and backslashes escaped). */
+    public static String jaasConfig(String user, String password, String mechanism) {
+        String module = "PLAIN".equals(mechanism) ? "org.apache.kafka.common.security.plain.PlainLoginModule"
+            : "org.apache.kafka.common.security.scram.ScramLoginModule";
+        return module + " required username=\"" + jaasEscape(user) + "\" password=\"" + jaasEscape(password) + "\";";
+    }
+
+    /**
+     * The test kit's own PLAINTEXT listener(s), without authentication (what inter-broker traffic uses). Equal to
+     * {@link #bootstrapServers()} unless SASL or a fixed port is configured.
+     */
+    public String plaintextBootstrapServers() {
+        return kit.bootstrapServers();
     }
 
     /** The {@code bootstrap.controllers} of the KRaft controller(s). */
@@ -159,7 +244,8 @@ public final class EmbeddedKafkaCluster implements KafkaService {
 
     @Override
     public String toString() {
-        return "EmbeddedKafkaCluster[brokers=" + brokerIds.size() + ", bootstrapServers=" + bootstrapServers + "]";
+        return "EmbeddedKafkaCluster[brokers=" + brokerIds.size() + ", bootstrapServers=" + bootstrapServers
+            + (saslUsers.isEmpty() ? "" : ", sasl=" + saslMechanisms) + "]";
     }
 
     // ------------------------------------------------------------------------------------------------------
@@ -219,7 +305,8 @@ public final class EmbeddedKafkaCluster implements KafkaService {
     private void awaitAllPartitionsHaveLeaders(Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
         Map<String, Object> conf = Map.of(
-            AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+            // the unauthenticated PLAINTEXT listener when the client listener needs SASL
+            AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, saslUsers.isEmpty() ? bootstrapServers : kit.bootstrapServers(),
             AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5000,
             AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 10000);
         String lastProblem = "unknown";
@@ -265,6 +352,10 @@ public final class EmbeddedKafkaCluster implements KafkaService {
         }
     }
 
+    private static String jaasEscape(String value) {
+        return value.replace("\\", "\\\\").replace("\"", "\\\"");
+    }
+
     private static void runOnDaemonThread(Runnable r) {
         Thread t = new Thread(r, "embedded-kafka-wait");
         t.setDaemon(true);
@@ -288,6 +379,9 @@ public final class EmbeddedKafkaCluster implements KafkaService {
         private int brokers = 1;
         private Integer fixedPort;
         private final Map<String, String> config = new LinkedHashMap<>();
+        private final Map<String, String> saslUsers = new LinkedHashMap<>();
+        private final Set<String> plainUsers = new LinkedHashSet<>();
+        private final Set<String> scramUsers = new LinkedHashSet<>();
 
         private Builder() {
         }
@@ -320,6 +414,42 @@ public final class EmbeddedKafkaCluster implements KafkaService {
         }
 
         /**
+         * Adds a SASL_PLAINTEXT client listener ({@value EmbeddedKafkaCluster#SASL_LISTENER}) on every broker that
+         * accepts the PLAIN mechanism for these users (name &rarr; password), and makes {@link #bootstrapServers()}
+         * return it. Can be combined with {@link #saslScram(Map)}; a user given to both must have the same password.
+         * With {@link #fixedPort(int)} the SASL listener uses that port (and no PLAINTEXT listener is added on it).
+         */
+        public Builder saslPlain(Map<String, String> users) {
+            addSaslUsers(users, plainUsers);
+            return this;
+        }
+
+        /**
+         * Like {@link #saslPlain(Map)}, with the SCRAM-SHA-256 and SCRAM-SHA-512 mechanisms: the users' SCRAM
+         * credentials are stored in the cluster metadata once it runs, before {@link #start()} returns.
+         */
+        public Builder saslScram(Map<String, String> users) {
+            addSaslUsers(users, scramUsers);
+            return this;
+        }
+
+        private void addSaslUsers(Map<String, String> users, Set<String> target) {
+            if (users == null || users.isEmpty()) {
+                throw new IllegalArgumentException("At least one SASL user is needed");
+            }
+            users.forEach((user, password) -> {
+                if (user == null || user.isEmpty() || password == null || password.isEmpty()) {
+                    throw new IllegalArgumentException("SASL users need a non-empty name and password");
+                }
+                String known = saslUsers.putIfAbsent(user, password);
+                if (known != null && !known.equals(password)) {
+                    throw new IllegalArgumentException("SASL user " + user + " given twice with different passwords");
+                }
+                target.add(user);
+            });
+        }
+
+        /**
          * Formats the storage, starts the nodes and waits for ready brokers.
          * <p>Defaults (each can be overridden with {@link #config(String, String)}):
          * {@code broker.session.timeout.ms=3000}, {@code broker.heartbeat.interval.ms=500},
@@ -337,14 +467,36 @@ public final class EmbeddedKafkaCluster implements KafkaService {
             long t0 = System.nanoTime();
             KafkaClusterTestKit kit = null;
             try {
-                TestKitNodes nodes = new TestKitNodes.Builder(productionBootstrapMetadata())
+                boolean sasl = !saslUsers.isEmpty();
+                List<Integer> saslPorts = new ArrayList<>();
+                if (sasl) {
+                    for (int i = 0; i < brokers; i++) {
+                        saslPorts.add(i == 0 && fixedPort != null ? fixedPort : freePort());
+                    }
+                }
+                List<String> mechanisms = new ArrayList<>();
+                if (!plainUsers.isEmpty()) {
+                    mechanisms.add("PLAIN");
+                }
+                if (!scramUsers.isEmpty()) {
+                    mechanisms.addAll(SCRAM_MECHANISMS);
+                }
+                TestKitNodes.Builder nb = new TestKitNodes.Builder(productionBootstrapMetadata())
                     .setCombined(brokers == 1)
                     .setNumBrokerNodes(brokers)
-                    .setNumControllerNodes(1)
-                    .build();
+                    .setNumControllerNodes(1);
+                if (sasl) {
+                    // the per-broker listener lists name the kit's listeners, so fix their names up front
+                    nb.setBrokerListenerName(new ListenerName(BROKER_LISTENER))
+                        .setControllerListenerName(new ListenerName(CONTROLLER_LISTENER))
+                        .setPerServerProperties(saslListenerPerBroker(brokers, saslPorts));
+                }
+                TestKitNodes nodes = nb.build();
                 KafkaClusterTestKit.Builder kb = new KafkaClusterTestKit.Builder(nodes);
                 Map<String, String> props = defaults(brokers);
-                if (fixedPort != null) {
+                if (sasl) {
+                    props.putAll(saslListenerConfig(nodes, mechanisms));
+                } else if (fixedPort != null) {
                     props.putAll(fixedPortListeners(nodes, fixedPort));
                 }
                 props.putAll(config);
@@ -352,7 +504,13 @@ public final class EmbeddedKafkaCluster implements KafkaService {
                 kit = kb.build();
                 kit.format();
                 startAndAwaitReady(kit);
-                EmbeddedKafkaCluster cluster = new EmbeddedKafkaCluster(kit, fixedPort);
+                if (!scramUsers.isEmpty()) {
+                    createScramUsers(kit.bootstrapServers(), saslPorts);
+                }
+                String defaultUser = !plainUsers.isEmpty() ? plainUsers.iterator().next()
+                    : scramUsers.isEmpty() ? null : scramUsers.iterator().next();
+                EmbeddedKafkaCluster cluster = new EmbeddedKafkaCluster(kit, fixedPort, saslPorts, saslUsers, mechanisms,
+                    defaultUser);
                 LOG.info("Started embedded Kafka cluster ({} broker(s)) at {} in {} ms", brokers,
                     cluster.bootstrapServers(), millisSince(t0));
                 return cluster;
@@ -426,6 +584,101 @@ public final class EmbeddedKafkaCluster implements KafkaService {
             p.put("unstable.api.versions.enable", "false");
             p.put("unstable.feature.versions.enable", "false");
             return p;
+        }
+
+        /**
+         * Per broker node: the kit's own listeners on pre-bound random ports (broker, plus controller on the combined
+         * node) and the SASL client listener on its own port, kept across restarts.
+         */
+        private static Map<Integer, Map<String, String>> saslListenerPerBroker(int brokers, List<Integer> ports) {
+            Map<Integer, Map<String, String>> perServer = new LinkedHashMap<>();
+            for (int id = 0; id < brokers; id++) {
+                String listeners = BROKER_LISTENER + "://localhost:0"
+                    + (brokers == 1 ? "," + CONTROLLER_LISTENER + "://localhost:0" : "")
+                    + "," + SASL_LISTENER + "://localhost:" + ports.get(id);
+                perServer.put(id, Map.of("listeners", listeners));
+            }
+            return perServer;
+        }
+
+        /**
+         * The SASL client listener's protocol, mechanisms and server-side JAAS entries: PLAIN with one
+         * {@code user_<name>="<password>"} entry per user, SCRAM with the credentials kept in the metadata.
+         */
+        private Map<String, String> saslListenerConfig(TestKitNodes nodes, List<String> mechanisms) {
+            String prefix = "listener.name." + SASL_LISTENER.toLowerCase(Locale.ROOT) + ".";
+            Map<String, String> p = new LinkedHashMap<>();
+            p.put("listener.security.protocol.map", nodes.brokerListenerName().value() + ":"
+                + nodes.brokerListenerProtocol().name + "," + nodes.controllerListenerName().value() + ":"
+                + nodes.controllerListenerProtocol().name + "," + SASL_LISTENER + ":SASL_PLAINTEXT");
+            p.put(prefix + "sasl.enabled.mechanisms", String.join(",", mechanisms));
+            if (!plainUsers.isEmpty()) {
+                StringBuilder jaas = new StringBuilder("org.apache.kafka.common.security.plain.PlainLoginModule required");
+                for (String user : plainUsers) {
+                    jaas.append(" user_").append(user).append("=\"").append(jaasEscape(saslUsers.get(user))).append('"');
+                }
+                p.put(prefix + "plain.sasl.jaas.config", jaas.append(';').toString());
+            }
+            if (!scramUsers.isEmpty()) {
+                for (String mechanism : SCRAM_MECHANISMS) {
+                    p.put(prefix + mechanism.toLowerCase(Locale.ROOT) + ".sasl.jaas.config",
+                        "org.apache.kafka.common.security.scram.ScramLoginModule required;");
+                }
+            }
+            return p;
+        }
+
+        /**
+         * Stores the SCRAM credentials through the unauthenticated PLAINTEXT listener, then waits until every SCRAM
+         * user can authenticate on the SASL listener of every broker.
+         */
+        private void createScramUsers(String plaintextBootstrap, List<Integer> saslPorts) throws Exception {
+            try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, plaintextBootstrap,
+                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 30000))) {
+                // one request per mechanism: a request may alter a user's credential only once
+                for (ScramMechanism mechanism : List.of(ScramMechanism.SCRAM_SHA_256, ScramMechanism.SCRAM_SHA_512)) {
+                    List<UserScramCredentialAlteration> upserts = new ArrayList<>();
+                    for (String user : scramUsers) {
+                        upserts.add(new UserScramCredentialUpsertion(user, new ScramCredentialInfo(mechanism, 4096),
+                            saslUsers.get(user)));
+                    }
+                    admin.alterUserScramCredentials(upserts).all().get(30, TimeUnit.SECONDS);
+                }
+            }
+            long deadline = System.nanoTime() + BROKER_TIMEOUT.toNanos();
+            for (int port : saslPorts) {
+                for (String user : scramUsers) {
+                    for (String mechanism : SCRAM_MECHANISMS) {
+                        awaitSaslLogin("localhost:" + port, clientProperties(user, saslUsers.get(user), mechanism), deadline);
+                    }
+                }
+            }
+        }
+
+        private static void awaitSaslLogin(String bootstrap, Map<String, Object> client, long deadline) throws InterruptedException {
+            Map<String, Object> conf = new LinkedHashMap<>(client);
+            conf.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+            conf.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5000);
+            conf.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 5000);
+            Throwable last = null;
+            while (System.nanoTime() < deadline) {
+                try (Admin admin = Admin.create(conf)) {
+                    admin.describeCluster().clusterId().get(5, TimeUnit.SECONDS);
+                    return;
+                } catch (ExecutionException | TimeoutException e) {
+                    last = e.getCause() != null ? e.getCause() : e;
+                }
+                Thread.sleep(100);
+            }
+            throw new IllegalStateException("SCRAM login at " + bootstrap + " as " + conf.get(SaslConfigs.SASL_MECHANISM)
+                + " did not succeed within " + BROKER_TIMEOUT + ": " + last);
+        }
+
+        private static int freePort() throws IOException {
+            try (ServerSocket socket = new ServerSocket(0)) {
+                socket.setReuseAddress(true);
+                return socket.getLocalPort();
+            }
         }
 
         /**

@@ -1,5 +1,7 @@
 package dev.kafkafetch.testinfra;
 
+import java.util.Map;
+
 /**
  * A running Kafka cluster reachable at {@link #bootstrapServers()}.
  * <p>
@@ -10,6 +12,14 @@ public interface KafkaService extends AutoCloseable {
 
     /** The {@code bootstrap.servers} value clients should use ({@code host:port[,host:port...]}). */
     String bootstrapServers();
+
+    /**
+     * Client settings needed besides {@code bootstrap.servers} to connect to {@link #bootstrapServers()} (security
+     * protocol, SASL mechanism and JAAS config, ...); empty for a PLAINTEXT cluster without authentication.
+     */
+    default Map<String, Object> clientProperties() {
+        return Map.of();
+    }
 
     /** Number of brokers (1 for a single combined node). */
     int brokerCount();

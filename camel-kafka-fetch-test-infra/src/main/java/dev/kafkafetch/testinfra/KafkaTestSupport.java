@@ -55,13 +55,30 @@ public final class KafkaTestSupport implements AutoCloseable {
     private static final AtomicLong COUNTER = new AtomicLong();
 
     private final String bootstrapServers;
+    private final Map<String, Object> clientProperties;
     private Admin admin;
     private KafkaProducer<byte[], byte[]> producer;
     private boolean closed;
 
-    /** @param bootstrapServers the cluster to talk to */
+    /** @param bootstrapServers the cluster to talk to (PLAINTEXT, no authentication) */
     public KafkaTestSupport(String bootstrapServers) {
+        this(bootstrapServers, Map.of());
+    }
+
+    /**
+     * @param bootstrapServers the cluster to talk to
+     * @param clientProperties extra client settings (e.g. {@code security.protocol}, {@code sasl.*}, {@code ssl.*})
+     *                         given to the admin client, the producer and the reader consumer; they override this
+     *                         helper's own settings
+     */
+    public KafkaTestSupport(String bootstrapServers, Map<String, ?> clientProperties) {
         this.bootstrapServers = Objects.requireNonNull(bootstrapServers, "bootstrapServers");
+        this.clientProperties = Map.copyOf(Objects.requireNonNull(clientProperties, "clientProperties"));
+    }
+
+    /** A helper for {@code service}, with its {@link KafkaService#clientProperties() client properties}. */
+    public KafkaTestSupport(KafkaService service) {
+        this(service.bootstrapServers(), service.clientProperties());
     }
 
     /** The cluster this helper talks to. */
@@ -188,6 +205,7 @@ public final class KafkaTestSupport implements AutoCloseable {
         conf.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         conf.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000);
         conf.put(ConsumerConfig.CLIENT_ID_CONFIG, "kafka-test-support-reader-" + COUNTER.incrementAndGet());
+        conf.putAll(clientProperties);
         List<ConsumerRecord<String, String>> records = new ArrayList<>();
         try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(conf, new StringDeserializer(), new StringDeserializer())) {
             consumer.assign(end.keySet());
@@ -220,6 +238,7 @@ public final class KafkaTestSupport implements AutoCloseable {
             conf.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
             conf.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) TIMEOUT.toMillis());
             conf.put(AdminClientConfig.CLIENT_ID_CONFIG, "kafka-test-support-admin-" + COUNTER.incrementAndGet());
+            conf.putAll(clientProperties);
             admin = Admin.create(conf);
         }
         return admin;
@@ -278,6 +297,7 @@ public final class KafkaTestSupport implements AutoCloseable {
             conf.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int) TIMEOUT.toMillis());
             conf.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, (int) TIMEOUT.toMillis());
             conf.put(ProducerConfig.CLIENT_ID_CONFIG, "kafka-test-support-producer-" + COUNTER.incrementAndGet());
+            conf.putAll(clientProperties);
             producer = new KafkaProducer<>(conf, new ByteArraySerializer(), new ByteArraySerializer());
         }
         return producer;
