@@ -3,12 +3,9 @@ package dev.kafkafetch.processor;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
@@ -36,7 +33,9 @@ public final class Dispatcher {
     private final Object lock = new Object();
     private final ArrayDeque<WorkItem> ready = new ArrayDeque<>();
     private final Map<Object, ArrayDeque<WorkItem>> lanes = new HashMap<>();
-    private final Set<WorkItem> running = Collections.newSetFromMap(new IdentityHashMap<>());
+    /** Running records: an intrusive doubly-linked list (O(1) add and remove, no hashing), and its size. */
+    private WorkItem runHead;
+    private int runningCount;
     private boolean held;
     private int queued;
 
@@ -51,27 +50,38 @@ public final class Dispatcher {
 
     /** Queues a record behind its lane and starts whatever may start now. Called by the fetch thread. */
     public void submit(WorkItem item) {
+        submitAll(List.of(item));
+    }
+
+    /** Queues records (in order) behind their lanes under one lock, and starts whatever may start now. */
+    public void submitAll(List<WorkItem> items) {
         List<WorkItem> toStart;
         synchronized (lock) {
-            queued++;
-            Object laneKey = laneKey(item);
-            if (laneKey == null) {
-                ready.add(item);
-            } else {
-                ArrayDeque<WorkItem> lane = lanes.get(laneKey);
-                if (lane == null) {
-                    // the lane is idle: its record is ready; the (empty) deque marks the lane busy
-                    lanes.put(laneKey, new ArrayDeque<>(4));
-                    item.lane = laneKey;
-                    ready.add(item);
-                } else {
-                    item.lane = laneKey;
-                    lane.add(item);
-                }
+            for (int i = 0, n = items.size(); i < n; i++) {
+                enqueue(items.get(i));
             }
             toStart = takeStartable(null);
         }
         startAll(toStart);
+    }
+
+    private void enqueue(WorkItem item) {
+        queued++;
+        Object laneKey = laneKey(item);
+        if (laneKey == null) {
+            ready.add(item);
+        } else {
+            ArrayDeque<WorkItem> lane = lanes.get(laneKey);
+            if (lane == null) {
+                // the lane is idle: its record is ready; the (empty) deque marks the lane busy
+                lanes.put(laneKey, new ArrayDeque<>(4));
+                item.lane = laneKey;
+                ready.add(item);
+            } else {
+                item.lane = laneKey;
+                lane.add(item);
+            }
+        }
     }
 
     /** Stops (true) or allows again (false) starting queued records; running ones are not affected. */
@@ -150,7 +160,7 @@ public final class Dispatcher {
             if (!item.transition(WorkItem.RUNNING, WorkItem.ABANDONED)) {
                 return false;
             }
-            running.remove(item);
+            unlinkRunning(item);
             releaseLane(item);
             toStart = takeStartable(null);
         }
@@ -161,14 +171,47 @@ public final class Dispatcher {
     /** Running records, copied. */
     public List<WorkItem> running() {
         synchronized (lock) {
-            return new ArrayList<>(running);
+            List<WorkItem> copy = new ArrayList<>(runningCount);
+            for (WorkItem w = runHead; w != null; w = w.runNext) {
+                copy.add(w);
+            }
+            return copy;
         }
     }
 
     public int runningCount() {
         synchronized (lock) {
-            return running.size();
+            return runningCount;
         }
+    }
+
+    private void linkRunning(WorkItem item) {
+        item.runPrev = null;
+        item.runNext = runHead;
+        if (runHead != null) {
+            runHead.runPrev = item;
+        }
+        runHead = item;
+        item.inRunning = true;
+        runningCount++;
+    }
+
+    private void unlinkRunning(WorkItem item) {
+        if (!item.inRunning) {
+            return;
+        }
+        if (item.runPrev != null) {
+            item.runPrev.runNext = item.runNext;
+        } else {
+            runHead = item.runNext;
+        }
+        if (item.runNext != null) {
+            item.runNext.runPrev = item.runPrev;
+        }
+        item.runPrev = null;
+        item.runNext = null;
+        item.inRunning = false;
+        runningCount--;
     }
 
     public int queuedCount() {
@@ -181,7 +224,7 @@ public final class Dispatcher {
     public int runningCount(Predicate<PartitionWindow> windows) {
         synchronized (lock) {
             int n = 0;
-            for (WorkItem item : running) {
+            for (WorkItem item = runHead; item != null; item = item.runNext) {
                 if (windows.test(item.window)) {
                     n++;
                 }
@@ -210,13 +253,13 @@ public final class Dispatcher {
     /** Under lock: moves ready records to running while slots are free; the first may be kept by the caller. */
     private List<WorkItem> takeStartable(List<WorkItem> into) {
         List<WorkItem> out = into;
-        while (!held && running.size() < maxConcurrency && !ready.isEmpty()) {
+        while (!held && runningCount < maxConcurrency && !ready.isEmpty()) {
             WorkItem item = ready.poll();
             queued--;
             if (!item.transition(WorkItem.QUEUED, WorkItem.RUNNING)) {
                 continue;
             }
-            running.add(item);
+            linkRunning(item);
             if (out == null) {
                 out = new ArrayList<>(4);
             }
@@ -248,21 +291,32 @@ public final class Dispatcher {
         }
     }
 
-    /** Runs the item and, while the route completes synchronously, the next ready ones on the same thread. */
+    /**
+     * Runs the item and, while the route completes on this thread, the next ready ones on the same thread. Camel may
+     * report a completion as asynchronous even when it happened on the calling thread (its reactive executor does):
+     * such a completion is treated as synchronous, so a plain route costs no thread hop per record.
+     */
     private void runFrom(WorkItem first) {
+        Thread self = Thread.currentThread();
         WorkItem item = first;
         while (item != null) {
             final WorkItem current = item;
-            current.worker = Thread.currentThread();
+            final boolean[] doneHere = new boolean[1];
+            current.worker = self;
             current.startedAtNanos = System.nanoTime();
             boolean sync;
             try {
                 sync = processor.process(current, doneSync -> {
-                    if (!doneSync) {
-                        WorkItem next = complete(current);
-                        if (next != null) {
-                            executor.execute(() -> runFrom(next));
-                        }
+                    if (doneSync) {
+                        return;
+                    }
+                    if (Thread.currentThread() == self && !doneHere[0]) {
+                        doneHere[0] = true; // still inside process() on this thread: the loop carries on
+                        return;
+                    }
+                    WorkItem next = complete(current);
+                    if (next != null) {
+                        executor.execute(() -> runFrom(next));
                     }
                 });
             } catch (Throwable t) {
@@ -270,7 +324,7 @@ public final class Dispatcher {
                 current.fail("failed", t instanceof Exception ? (Exception) t : new RuntimeException(t));
                 sync = true;
             }
-            item = sync ? complete(current) : null;
+            item = sync || doneHere[0] ? complete(current) : null;
         }
     }
 
@@ -281,22 +335,35 @@ public final class Dispatcher {
         if (done) {
             onDone.accept(item);
         }
-        List<WorkItem> toStart;
+        WorkItem mine = null;
+        List<WorkItem> others = null;
         synchronized (lock) {
             if (done) {
-                running.remove(item);
+                unlinkRunning(item);
                 releaseLane(item);
             }
-            toStart = takeStartable(null);
+            // this thread keeps the first startable record; any others go to the pool
+            while (!held && runningCount < maxConcurrency && !ready.isEmpty()) {
+                WorkItem next = ready.poll();
+                queued--;
+                if (!next.transition(WorkItem.QUEUED, WorkItem.RUNNING)) {
+                    continue;
+                }
+                linkRunning(next);
+                if (mine == null) {
+                    mine = next;
+                } else {
+                    if (others == null) {
+                        others = new ArrayList<>(4);
+                    }
+                    others.add(next);
+                }
+            }
         }
-        if (toStart.isEmpty()) {
-            return null;
+        if (others != null) {
+            startAll(others);
         }
-        for (int i = 1; i < toStart.size(); i++) {
-            WorkItem other = toStart.get(i);
-            executor.execute(() -> runFrom(other));
-        }
-        return toStart.get(0);
+        return mine;
     }
 
     /** Lane of one key within one partition; keys compare by their bytes. */

@@ -1,6 +1,7 @@
 package dev.kafkafetch.processor;
 
-import java.util.concurrent.atomic.AtomicInteger;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 
 import dev.kafkafetch.window.PartitionWindow;
 import org.apache.kafka.common.header.Headers;
@@ -41,7 +42,22 @@ public final class WorkItem {
     volatile boolean breakRequested;
 
     Object lane;
-    private final AtomicInteger state = new AtomicInteger(QUEUED);
+    private static final VarHandle STATE;
+
+    static {
+        try {
+            STATE = MethodHandles.lookup().findVarHandle(WorkItem.class, "state", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    @SuppressWarnings("unused") // through STATE
+    private volatile int state = QUEUED;
+    /** The dispatcher's intrusive list of running records (guarded by the dispatcher's lock). */
+    WorkItem runPrev;
+    WorkItem runNext;
+    boolean inRunning;
     volatile long startedAtNanos;
     volatile Thread worker;
     /** Why the record is finished without success: null when it succeeded or was handled. */
@@ -171,11 +187,11 @@ public final class WorkItem {
     }
 
     public int state() {
-        return state.get();
+        return state;
     }
 
     boolean transition(int from, int to) {
-        return state.compareAndSet(from, to);
+        return STATE.compareAndSet(this, from, to);
     }
 
     public long startedAtNanos() {

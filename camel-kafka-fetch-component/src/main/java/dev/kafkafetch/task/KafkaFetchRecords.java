@@ -14,7 +14,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -81,9 +80,16 @@ public final class KafkaFetchRecords implements Runnable, ManualCommitGateway {
     private final AtomicReference<TaskState> state = new AtomicReference<>(TaskState.CONNECTING);
     private final CountDownLatch stopSignal = new CountDownLatch(1);
     private final CountDownLatch terminated = new CountDownLatch(1);
-    private final LinkedBlockingQueue<WorkItem> completions = new LinkedBlockingQueue<>();
+    /** Finished records, from workers (and dead-letter acks) to the fetch thread; lock-free. */
+    private final ConcurrentLinkedQueue<WorkItem> completions = new ConcurrentLinkedQueue<>();
+    /** Completions offered so far (workers count up), and the count at which a back-pressure pause can end. */
+    private final java.util.concurrent.atomic.AtomicLong completedCount = new java.util.concurrent.atomic.AtomicLong();
+    private volatile long wakeAtCompleted = Long.MAX_VALUE;
+    /** Completions drained so far (fetch thread). */
+    private long drainedCount;
     private final ConcurrentLinkedQueue<ManualCommitRequest> manualCommits = new ConcurrentLinkedQueue<>();
-    private volatile boolean inLongPoll;
+    /** The fetch thread is inside (or about to enter) poll(), where a wakeup() ends the wait. */
+    private volatile boolean inPoll;
     private volatile boolean stopRequested;
     private volatile boolean pauseWanted;
     /** Pausable EIP: the listener, and whether it asked for a pause. */
@@ -108,6 +114,8 @@ public final class KafkaFetchRecords implements Runnable, ManualCommitGateway {
     private final Set<TopicPartition> soughtBack = new HashSet<>();
     /** batching: records collected for the next batch, and when its first record was polled. */
     private final List<WorkItem> pendingBatch = new ArrayList<>();
+    /** Records of the current poll, handed to the dispatcher in one go. */
+    private final List<WorkItem> toSubmit = new ArrayList<>();
     private long batchStartMs;
     private boolean closing;
     private Set<PartitionWindow> revoking = Set.of();
@@ -219,12 +227,12 @@ public final class KafkaFetchRecords implements Runnable, ManualCommitGateway {
                 item.requestBreak();
                 Set<PartitionWindow> affected = windowsOfItem(item);
                 dispatcher.cancel(affected::contains);
-                completions.offer(item);
+                completed(item);
                 return;
             }
         }
         if (item.failure() == null) {
-            completions.offer(item);
+            completed(item);
             return;
         }
         int max = settings.breakOnFirstErrorMaxAttempts();
@@ -233,7 +241,7 @@ public final class KafkaFetchRecords implements Runnable, ManualCommitGateway {
             item.requestBreak();
             Set<PartitionWindow> affected = windowsOfItem(item);
             dispatcher.cancel(affected::contains);
-            completions.offer(item);
+            completed(item);
             return;
         }
         if (deadLetters != null) {
@@ -245,7 +253,7 @@ public final class KafkaFetchRecords implements Runnable, ManualCommitGateway {
                 }
                 deadLetters.publish(r, item.attempt(), () -> {
                     if (left.decrementAndGet() == 0) {
-                        completions.offer(item);
+                        completed(item);
                     }
                 });
             }
@@ -256,7 +264,7 @@ public final class KafkaFetchRecords implements Runnable, ManualCommitGateway {
                                              + " times (breakOnFirstErrorMaxAttempts); it is skipped",
                     item.failure());
         }
-        completions.offer(item);
+        completed(item);
     }
 
     private static Set<PartitionWindow> windowsOfItem(WorkItem item) {
@@ -283,7 +291,7 @@ public final class KafkaFetchRecords implements Runnable, ManualCommitGateway {
             return result;
         }
         manualCommits.offer(new ManualCommitRequest(item, result));
-        if (inLongPoll) {
+        if (inPoll) {
             wakeup();
         }
         return result;
@@ -333,6 +341,18 @@ public final class KafkaFetchRecords implements Runnable, ManualCommitGateway {
             for (ManualCommitRequest r : requests) {
                 r.result().completeExceptionally(e);
             }
+        }
+    }
+
+    /**
+     * Hands a finished record to the fetch thread. When the task is paused for back-pressure, the completion that
+     * brings the window down to its low-water mark wakes the fetch thread, so it resumes at once instead of at the end
+     * of its poll.
+     */
+    private void completed(WorkItem item) {
+        completions.offer(item);
+        if (completedCount.incrementAndGet() == wakeAtCompleted && inPoll) {
+            wakeup();
         }
     }
 
@@ -448,14 +468,14 @@ public final class KafkaFetchRecords implements Runnable, ManualCommitGateway {
                 applyRequestedState();
                 drainManualCommits();
                 long timeout = pollTimeout(now);
-                inLongPoll = timeout > BUSY_POLL_MS;
-                if (inLongPoll && !manualCommits.isEmpty()) {
-                    // asked just before inLongPoll was set: the asker did not wake us up
+                inPoll = true;
+                if (!manualCommits.isEmpty() || canResumeNow()) {
+                    // work that arrived before inPoll was set did not wake us up: don't wait for it
                     timeout = 0;
                 }
                 polls++;
                 ConsumerRecords<byte[], byte[]> records = consumer.poll(Duration.ofMillis(timeout));
-                inLongPoll = false;
+                inPoll = false;
                 now = System.currentTimeMillis();
                 lastPollTime = now;
                 drainCompletions();
@@ -469,14 +489,19 @@ public final class KafkaFetchRecords implements Runnable, ManualCommitGateway {
                 drainManualCommits();
                 applyBackPressure();
                 if (settings.autoCommitEnable() && commits.due(now)) {
-                    commits.commit(consumer, windows.values(), now);
+                    try {
+                        commits.commit(consumer, windows.values(), now);
+                    } catch (WakeupException e) {
+                        // a late wakeup meant for the poll: the flag is consumed, commit now
+                        commits.commit(consumer, windows.values(), now);
+                    }
                 }
                 checkStalls(now);
             } catch (WakeupException e) {
-                // a stop, pause, resume or manual commit request: the loop looks at it
-                inLongPoll = false;
+                // a stop, pause, resume or manual commit request, or room in the window: the loop looks at it
+                inPoll = false;
             } catch (RuntimeException e) {
-                inLongPoll = false;
+                inPoll = false;
                 recordError(e);
                 PollOnError action = pollErrors.decide(e);
                 String what = "Fetch task " + threadName + ": poll error on " + settings.subscription();
@@ -508,6 +533,9 @@ public final class KafkaFetchRecords implements Runnable, ManualCommitGateway {
         long timeout = settings.pollTimeoutMs();
         if (inFlight > 0 || backPressurePaused) {
             timeout = Math.min(timeout, BUSY_POLL_MS);
+        }
+        if (canResumeNow()) {
+            timeout = 0;
         }
         if (listenerPaused) {
             timeout = Math.min(timeout, LISTENER_CHECK_MS); // ask the Pausable EIP's until-check often
@@ -591,9 +619,13 @@ public final class KafkaFetchRecords implements Runnable, ManualCommitGateway {
                         dispatchBatch();
                     }
                 } else {
-                    dispatcher.submit(item);
+                    toSubmit.add(item);
                 }
             }
+        }
+        if (!toSubmit.isEmpty()) {
+            dispatcher.submitAll(toSubmit);
+            toSubmit.clear();
         }
     }
 
@@ -617,8 +649,13 @@ public final class KafkaFetchRecords implements Runnable, ManualCommitGateway {
 
     private void drainCompletions() {
         WorkItem item;
+        long before = recordsFinished;
         while ((item = completions.poll()) != null) {
+            drainedCount++;
             onCompleted(item);
+        }
+        if (recordsFinished != before) {
+            rate.mark(System.currentTimeMillis(), recordsFinished - before);
         }
     }
 
@@ -643,7 +680,6 @@ public final class KafkaFetchRecords implements Runnable, ManualCommitGateway {
         }
         inFlight--;
         recordsFinished++;
-        rate.mark(System.currentTimeMillis(), 1);
         if (item.attempt() > 1) {
             redeliveries.remove(window.partition());
         }
@@ -695,18 +731,26 @@ public final class KafkaFetchRecords implements Runnable, ManualCommitGateway {
     private void applyBackPressure() {
         int max = settings.maxInFlightRecords();
         int pollSize = settings.maxPollRecords();
+        int lowWater = Math.min(max / 2, max - pollSize);
         if (!backPressurePaused && inFlight + pollSize > max) {
             backPressurePaused = true;
             backPressurePauses++;
             consumer.pause(consumer.assignment());
             LOG.debug("Fetch task {} paused its partitions: {} records in flight", threadName, inFlight);
-        } else if (backPressurePaused && inFlight <= Math.min(max / 2, max - pollSize)) {
+        } else if (backPressurePaused && inFlight <= lowWater) {
             backPressurePaused = false;
             if (!userPaused) {
                 consumer.resume(consumer.assignment());
             }
             LOG.debug("Fetch task {} resumed its partitions: {} records in flight", threadName, inFlight);
         }
+        // every drained completion is one in-flight record less: wake up when enough more have finished
+        wakeAtCompleted = backPressurePaused ? drainedCount + (inFlight - lowWater) : Long.MAX_VALUE;
+    }
+
+    /** True when enough records finished since the last drain to end a back-pressure pause: don't wait in poll. */
+    private boolean canResumeNow() {
+        return backPressurePaused && completedCount.get() >= wakeAtCompleted;
     }
 
     private void checkStalls(long nowMs) {
@@ -730,7 +774,7 @@ public final class KafkaFetchRecords implements Runnable, ManualCommitGateway {
             LOG.warn("{}{}", stall.getMessage(), deadLetters != null ? "; dead-lettering it" : "", stall);
             if (deadLetters != null && dispatcher.abandon(item)) {
                 item.fail("stalled", stall);
-                deadLetters.publish(item, 1, () -> completions.offer(item));
+                deadLetters.publish(item, 1, () -> completed(item));
             }
         }
     }
@@ -868,9 +912,12 @@ public final class KafkaFetchRecords implements Runnable, ManualCommitGateway {
                     }
                     return;
                 }
-                WorkItem item = completions.poll(Math.min(left, 20), TimeUnit.MILLISECONDS);
+                WorkItem item = completions.poll();
                 if (item != null) {
+                    drainedCount++;
                     onCompleted(item);
+                } else {
+                    Thread.sleep(Math.min(left, 2));
                 }
                 drainManualCommits();
             }
