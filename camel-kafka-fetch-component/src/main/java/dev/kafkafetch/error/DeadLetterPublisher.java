@@ -76,10 +76,10 @@ public final class DeadLetterPublisher implements AutoCloseable {
         try {
             producer.send(record, (metadata, error) -> {
                 if (error == null) {
-                    pending.decrementAndGet();
                     LOG.info("Record {} ({}) dead-lettered to {}-{}@{}", item, item.failureReason(), metadata.topic(),
                             metadata.partition(), metadata.offset());
                     onAcked.run();
+                    pending.decrementAndGet(); // after the completion is queued: see KafkaFetchRecords.awaitRunning
                 } else {
                     retryLater(record, item, onAcked, error);
                 }

@@ -901,9 +901,11 @@ public final class KafkaFetchRecords implements Runnable, ManualCommitGateway {
     private void awaitRunning(Set<PartitionWindow> set, long deadlineMs) {
         try {
             while (true) {
-                drainCompletions();
+                // busy first, then drain: a record leaves "running" (and a dead letter "pending") only after its
+                // completion was queued, so when neither is busy, this drain sees every completion
                 boolean busy = dispatcher.runningCount(set::contains) > 0
                                || deadLetters != null && deadLetters.pending() > 0;
+                drainCompletions();
                 long left = deadlineMs - System.currentTimeMillis();
                 if (!busy || left <= 0) {
                     if (busy) {

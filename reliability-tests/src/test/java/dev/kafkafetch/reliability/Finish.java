@@ -1,0 +1,5 @@
+package dev.kafkafetch.reliability;
+
+/** One record the route finished: its id and when (epoch ms). */
+record Finish(String id, long atMs) {
+}

@@ -1,0 +1,65 @@
+package dev.kafkafetch.reliability;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.Random;
+
+import dev.kafkafetch.testinfra.KafkaTestSupport;
+import org.apache.camel.CamelContext;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Scenario 6: graceful stop and start of the route in a loop while records keep coming (Camel's route controller).
+ * A graceful stop lets running records finish and commits what finished, so with {@code maxConcurrency=1} nothing is
+ * ever re-delivered; with a wide KEY window only records finished behind a not-yet-started one are (at most the
+ * window per stop).
+ */
+class StopStartLoopIT extends ReliabilityITSupport {
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = { SERIAL, PARALLEL })
+    void stopStartLoopLosesNothing(String variant) throws Exception {
+        int cycles = Knobs.get("stopStartCycles", 6, 60);
+        int rate = Knobs.get("stopStart.rate", 200, 300);
+        long seed = Knobs.seed();
+        Random random = new Random(seed);
+        String topic = KafkaTestSupport.uniqueName("stopstart");
+        String group = KafkaTestSupport.uniqueName("g");
+        kafka.createTopic(topic, 4);
+        Finished finished = new Finished();
+        IdProducer producer = closeLater(new IdProducer(KAFKA.bootstrapServers(), topic, "stopstart", KEYS));
+        producer.startContinuous(rate);
+        CamelContext context = startRoute("loop", uri(KAFKA.bootstrapServers(), topic, group, variant, null),
+                routeSleepMs(variant), finished);
+        int faults = 0;
+        for (int c = 0; c < cycles; c++) {
+            int before = finished.count();
+            assertThat(waitFor(Duration.ofSeconds(60), () -> finished.count() >= before + 20))
+                    .as("consuming in cycle %d", c).isTrue();
+            sleep(200 + random.nextInt(1500));
+            context.getRouteController().stopRoute("loop");
+            faults++;
+            sleep(100 + random.nextInt(900));
+            context.getRouteController().startRoute("loop");
+        }
+        sleep(1000);
+        producer.stop();
+        Map<String, IdProducer.Position> produced = producer.acked();
+        awaitAll(finished, produced.keySet(), Duration.ofSeconds(Knobs.get("stopStart.drainSeconds", 90, 300)));
+
+        Reliability verdict = Reliability.of("stop-start-loop", variant, produced, finished.all()).faults(faults)
+                .note("seed=" + seed + " failedSends=" + producer.failed())
+                .diagnostics(() -> offsets(kafka, group, topic) + "  tasks " + snapshots(context, "loop") + "\n");
+        if (maxConcurrency(variant) == 1) {
+            verdict.dupBound("0(graceful-stop-commits-every-finished-record)", 0);
+        } else {
+            verdict.dupBound("stops*maxInFlightRecords=" + faults + "*" + MAX_IN_FLIGHT, (long) faults * MAX_IN_FLIGHT);
+        }
+        verdict.verify();
+        assertThat(waitFor(Duration.ofSeconds(15), () -> kafka.committedOffsets(group, topic)
+                .equals(kafka.endOffsets(topic)))).as("committed up to the end").isTrue();
+    }
+}
