@@ -37,6 +37,9 @@ public final class Dispatcher {
     private WorkItem runHead;
     private int runningCount;
     private boolean held;
+    /** Windows whose partition is about to be sought back: records submitted for them are stale, never run. */
+    private final java.util.Set<PartitionWindow> blocked =
+            java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
     private int queued;
 
     public Dispatcher(Ordering ordering, int maxConcurrency, Executor executor, ItemProcessor processor,
@@ -66,6 +69,10 @@ public final class Dispatcher {
     }
 
     private void enqueue(WorkItem item) {
+        if (!blocked.isEmpty() && matches(item, blocked::contains)) {
+            item.transition(WorkItem.QUEUED, WorkItem.CANCELLED);
+            return;
+        }
         queued++;
         Object laneKey = laneKey(item);
         if (laneKey == null) {
@@ -130,6 +137,24 @@ public final class Dispatcher {
         }
         startAll(toStart);
         return cancelled;
+    }
+
+    /**
+     * Cancels the queued records of these windows and refuses any submitted later, until {@link #unblock}: their
+     * partition is being sought back, so whatever was polled for them is stale.
+     */
+    public void block(java.util.Collection<PartitionWindow> windows) {
+        synchronized (lock) {
+            blocked.addAll(windows);
+        }
+        cancel(windows::contains);
+    }
+
+    /** Forgets a blocked window (it was retired). */
+    public void unblock(PartitionWindow window) {
+        synchronized (lock) {
+            blocked.remove(window);
+        }
     }
 
     /** A record matches by its window; a batch only when every one of its records matches. */

@@ -225,8 +225,7 @@ public final class KafkaFetchRecords implements Runnable, ManualCommitGateway {
             if (item.failure() != null) {
                 // deliver it again after the resume: nothing behind it starts, its partition is sought back to it
                 item.requestBreak();
-                Set<PartitionWindow> affected = windowsOfItem(item);
-                dispatcher.cancel(affected::contains);
+                dispatcher.block(windowsOfItem(item));
                 completed(item);
                 return;
             }
@@ -239,8 +238,7 @@ public final class KafkaFetchRecords implements Runnable, ManualCommitGateway {
         if (settings.breakOnFirstError() && (max == 0 || item.attempt() < max)) {
             // nothing behind the failed record may start before the fetch thread seeks back to it
             item.requestBreak();
-            Set<PartitionWindow> affected = windowsOfItem(item);
-            dispatcher.cancel(affected::contains);
+            dispatcher.block(windowsOfItem(item));
             completed(item);
             return;
         }
@@ -302,37 +300,34 @@ public final class KafkaFetchRecords implements Runnable, ManualCommitGateway {
         return settings.commitTimeoutMs();
     }
 
-    /** Commits what was asked by hand: each record's offset + 1, but never past an earlier unfinished record. */
+    /**
+     * Commits what was asked by hand. A manual commit marks its record finished and asks for its offset + 1; what is
+     * committed is that, or less while an earlier record of the partition is unfinished; the rest follows as soon as
+     * those earlier records finish ({@link #commitPendingManual}).
+     */
     private void drainManualCommits() {
         if (manualCommits.isEmpty()) {
             return;
         }
-        Map<PartitionWindow, Long> targets = new HashMap<>();
         List<ManualCommitRequest> requests = new ArrayList<>();
         ManualCommitRequest request;
         while ((request = manualCommits.poll()) != null) {
-            PartitionWindow w = request.item().window();
+            WorkItem item = request.item();
+            PartitionWindow w = item.window();
             if (w.isRetired() || windows.get(w.partition()) != w) {
                 request.result().completeExceptionally(new IllegalStateException(
-                        request.item() + " is no longer assigned to this consumer (rebalance); not committed"));
+                        item + " is no longer assigned to this consumer (rebalance); not committed"));
                 continue;
             }
-            long target = request.item().offset() + 1;
-            long firstUnfinished = w.firstUnfinishedOffset();
-            if (firstUnfinished >= 0 && firstUnfinished < request.item().offset()) {
-                target = firstUnfinished;
-            }
-            targets.merge(w, target, Math::max);
+            finish(item, false); // the route says it is done with it
+            w.requestManualCommit(item.offset() + 1);
             requests.add(request);
         }
         if (requests.isEmpty()) {
             return;
         }
-        targets.entrySet().removeIf(e -> e.getValue() <= e.getKey().lastCommitted());
         try {
-            if (!targets.isEmpty()) {
-                commits.commitExactly(consumer, targets);
-            }
+            commitPendingManual();
             for (ManualCommitRequest r : requests) {
                 r.result().complete(r.item().window().lastCommitted());
             }
@@ -341,6 +336,23 @@ public final class KafkaFetchRecords implements Runnable, ManualCommitGateway {
             for (ManualCommitRequest r : requests) {
                 r.result().completeExceptionally(e);
             }
+        }
+    }
+
+    /** Commits, for every partition, what manual commits asked for and is no longer held back by an earlier record. */
+    private void commitPendingManual() {
+        Map<PartitionWindow, Long> targets = null;
+        for (PartitionWindow w : windows.values()) {
+            long target = w.manualCommittable();
+            if (target >= 0) {
+                if (targets == null) {
+                    targets = new HashMap<>();
+                }
+                targets.put(w, target);
+            }
+        }
+        if (targets != null) {
+            commits.commitExactly(consumer, targets);
         }
     }
 
@@ -487,6 +499,14 @@ public final class KafkaFetchRecords implements Runnable, ManualCommitGateway {
                     dispatchBatchIfDue(now, !records.isEmpty());
                 }
                 drainManualCommits();
+                if (settings.allowManualCommit()) {
+                    try {
+                        commitPendingManual();
+                    } catch (RuntimeException e) {
+                        recordError(e);
+                        LOG.warn("Fetch task {}: manual commit failed (will retry): {}", threadName, e.toString());
+                    }
+                }
                 applyBackPressure();
                 if (settings.autoCommitEnable() && commits.due(now)) {
                     try {
@@ -889,6 +909,7 @@ public final class KafkaFetchRecords implements Runnable, ManualCommitGateway {
 
     private void retire(List<PartitionWindow> list) {
         for (PartitionWindow w : list) {
+            dispatcher.unblock(w);
             if (!w.isRetired()) {
                 inFlight -= w.unfinished();
                 w.retire();

@@ -32,6 +32,8 @@ public final class PartitionWindow {
     private long lastCommitted = -1;
     private long lastPolled = -1;
     private boolean retired;
+    /** The offset a manual commit asked for, waiting for earlier records to finish; -1 when none. */
+    private long manualTarget = -1;
 
     public PartitionWindow(TopicPartition partition) {
         this.partition = partition;
@@ -126,6 +128,20 @@ public final class PartitionWindow {
     /** True when there is a committable offset beyond the last committed one. */
     public boolean hasUncommitted() {
         return releasedUpTo > lastCommitted;
+    }
+
+    /** Remembers that a manual commit asked for {@code offset}; kept until it is committed. */
+    public void requestManualCommit(long offset) {
+        manualTarget = Math.max(manualTarget, offset);
+    }
+
+    /**
+     * What a manual commit may write now: the offset asked for by hand, but never past the first unfinished record;
+     * -1 when there is nothing new to commit.
+     */
+    public long manualCommittable() {
+        long target = Math.min(manualTarget, releasedUpTo);
+        return target > lastCommitted ? target : -1;
     }
 
     /** The partition was revoked, lost or reset: late completions for it must be ignored. */

@@ -23,7 +23,7 @@ import static org.awaitility.Awaitility.await;
 class ManualCommitIT extends KafkaFetchITSupport {
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = { "sync", "async" })
+    @ValueSource(strings = { "sync", "async", "sync-parallel" })
     void commitFromAnotherThreadAndRedeliverTheRest(String mode) throws Exception {
         String topic = KafkaTestSupport.uniqueName("manual");
         String group = KafkaTestSupport.uniqueName("g");
@@ -33,7 +33,10 @@ class ManualCommitIT extends KafkaFetchITSupport {
                 ? "&kafkaManualCommitFactory=#class:dev.kafkafetch.commit.DefaultKafkaManualAsyncCommitFactory" : "";
         Recorder seen = new Recorder();
         Recorder committedBy = new Recorder();
-        String uri = uri(topic, group, "autoCommitEnable=false&allowManualCommit=true" + factory);
+        // in parallel, records reach the seda consumer out of order: a commit is held back while an earlier record
+        // is unfinished, and goes through once it finishes
+        String parallel = mode.endsWith("parallel") ? "&maxConcurrency=8&ordering=UNORDERED" : "";
+        String uri = uri(topic, group, "autoCommitEnable=false&allowManualCommit=true" + factory + parallel);
         CamelContext first = startContext(new RouteBuilder() {
             @Override
             public void configure() {
@@ -51,6 +54,12 @@ class ManualCommitIT extends KafkaFetchITSupport {
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(kafka.committedOffsets(group, topic))
                 .isEqualTo(Map.of(new TopicPartition(topic, 0), 60L)));
         assertThat(seen.all()).allMatch(s -> s.headers().get(KafkaFetchConstants.MANUAL_COMMIT) != null);
+        // camel-kafka's commit headers: the last record of its partition in a poll, the last record of a poll
+        assertThat(seen.all()).anyMatch(s -> Boolean.TRUE.equals(s.headers().get(KafkaFetchConstants.LAST_POLL_RECORD)));
+        assertThat(seen.all().stream().filter(s -> s.offset() == 99).findFirst().orElseThrow().headers())
+                .containsEntry(KafkaFetchConstants.LAST_RECORD_BEFORE_COMMIT, true)
+                .containsEntry(KafkaFetchConstants.LAST_POLL_RECORD, true);
+        assertThat(seen.all()).allMatch(s -> s.headers().get(KafkaFetchConstants.LAST_RECORD_BEFORE_COMMIT) != null);
         first.stop();
 
         Recorder again = new Recorder();
