@@ -34,7 +34,9 @@ final class CamelRouteContender implements Contender {
             .append("&groupId=").append(groupId)
             .append("&autoOffsetReset=earliest")
             .append("&consumersCount=").append(spec.consumers());
-        if (spec.isKafkaFetch()) {
+        if (spec.isKafkaFetch() && spec.isBatching()) {
+            uri.append("&batching=true");
+        } else if (spec.isKafkaFetch()) {
             uri.append("&maxConcurrency=").append(spec.maxConcurrency())
                 .append("&ordering=").append(spec.ordering());
             if (spec.maxInFlight() > 0) {
@@ -56,6 +58,16 @@ final class CamelRouteContender implements Contender {
             @Override
             public void configure() {
                 from(uri).routeId(ROUTE_ID).autoStartup(false).process(exchange -> {
+                    if (spec.isBatching()) {
+                        // batching: the body is the poll's list of per-record exchanges
+                        for (Object record : exchange.getMessage().getBody(java.util.List.class)) {
+                            Message m = ((org.apache.camel.Exchange) record).getMessage();
+                            work.onRecord(ids ? m.getHeader("CamelKafkaPartition", Integer.class) : -1,
+                                    ids ? m.getHeader("CamelKafkaOffset", Long.class) : -1,
+                                    value ? m.getBody(String.class) : null);
+                        }
+                        return;
+                    }
                     Message m = exchange.getMessage();
                     int partition = -1;
                     long offset = -1;

@@ -55,6 +55,11 @@ record ContenderSpec(String kind, int consumers, int maxConcurrency, String orde
         return KAFKA_FETCH.equals(kind);
     }
 
+    /** kafka-fetch in batching mode (one exchange per poll), written as ordering "BATCH". */
+    boolean isBatching() {
+        return KAFKA_FETCH.equals(kind) && "BATCH".equals(ordering);
+    }
+
     boolean isParallelConsumer() {
         return PARALLEL_CONSUMER.equals(kind);
     }
@@ -63,6 +68,9 @@ record ContenderSpec(String kind, int consumers, int maxConcurrency, String orde
         String cc = consumers > 1 ? " cc=" + consumers : "";
         switch (kind) {
             case KAFKA_FETCH:
+                if (isBatching()) {
+                    return "kafka-fetch" + cc + " batching";
+                }
                 return "kafka-fetch" + cc + " mc=" + maxConcurrency + " " + ordering
                     + (maxInFlight > 0 ? " inFlight=" + maxInFlight : "");
             case CAMEL_KAFKA:

@@ -77,6 +77,7 @@ final class Harness {
         List<ContenderSpec> specs = List.of(
             ContenderSpec.kafkaFetch(1, 1, "PARTITION"),
             ContenderSpec.kafkaFetch(1, 4, "UNORDERED"),
+            ContenderSpec.kafkaFetch(1, 1, "BATCH"),
             ContenderSpec.camelKafka(1),
             ContenderSpec.plainLoop(1));
         throughput(S1, topic, 1, cfg.s1Records, 0, specs, -1);

@@ -82,10 +82,10 @@ public final class KafkaFetchRecords implements Runnable, ManualCommitGateway {
     private final CountDownLatch terminated = new CountDownLatch(1);
     /** Finished records, from workers (and dead-letter acks) to the fetch thread; lock-free. */
     private final ConcurrentLinkedQueue<WorkItem> completions = new ConcurrentLinkedQueue<>();
-    /** Completions offered so far (workers count up), and the count at which a back-pressure pause can end. */
+    /** Records completed so far (workers count up), and the count at which a back-pressure pause can end. */
     private final java.util.concurrent.atomic.AtomicLong completedCount = new java.util.concurrent.atomic.AtomicLong();
     private volatile long wakeAtCompleted = Long.MAX_VALUE;
-    /** Completions drained so far (fetch thread). */
+    /** Records drained from completions so far (fetch thread). */
     private long drainedCount;
     private final ConcurrentLinkedQueue<ManualCommitRequest> manualCommits = new ConcurrentLinkedQueue<>();
     /** The fetch thread is inside (or about to enter) poll(), where a wakeup() ends the wait. */
@@ -363,7 +363,10 @@ public final class KafkaFetchRecords implements Runnable, ManualCommitGateway {
      */
     private void completed(WorkItem item) {
         completions.offer(item);
-        if (completedCount.incrementAndGet() == wakeAtCompleted && inPoll) {
+        int records = item.isBatch() ? item.batch().size() : 1;
+        long after = completedCount.addAndGet(records);
+        long wakeAt = wakeAtCompleted;
+        if (after >= wakeAt && after - records < wakeAt && inPoll) {
             wakeup();
         }
     }
@@ -671,7 +674,7 @@ public final class KafkaFetchRecords implements Runnable, ManualCommitGateway {
         WorkItem item;
         long before = recordsFinished;
         while ((item = completions.poll()) != null) {
-            drainedCount++;
+            drainedCount += item.isBatch() ? item.batch().size() : 1;
             onCompleted(item);
         }
         if (recordsFinished != before) {
@@ -937,7 +940,7 @@ public final class KafkaFetchRecords implements Runnable, ManualCommitGateway {
                 }
                 WorkItem item = completions.poll();
                 if (item != null) {
-                    drainedCount++;
+                    drainedCount += item.isBatch() ? item.batch().size() : 1;
                     onCompleted(item);
                 } else {
                     Thread.sleep(Math.min(left, 2));
