@@ -29,7 +29,6 @@ class ConsumersCountIT extends KafkaFetchITSupport {
     private void run(int tasks, int partitions) throws Exception {
         String topic = KafkaTestSupport.uniqueName("count");
         kafka.createTopic(topic, partitions);
-        List<String> produced = kafka.produceIds(topic, 900, "c", 30);
         Recorder recorder = new Recorder();
         CamelContext context = startContext(new RouteBuilder() {
             @Override
@@ -38,19 +37,25 @@ class ConsumersCountIT extends KafkaFetchITSupport {
                         .process(recorder);
             }
         });
-        awaitCount(recorder, produced.size(), Duration.ofSeconds(60));
-        assertThat(recorder.lost(produced)).isEmpty();
-        assertThat(recorder.duplicates()).isEmpty();
         KafkaFetchConsumer consumer = (KafkaFetchConsumer) context.getRoute("r").getConsumer();
-        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+        // the group settles: every partition assigned, no task with more than one
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
             List<TaskSnapshot> snapshots = consumer.taskSnapshots();
             assertThat(snapshots).hasSize(tasks);
             assertThat(snapshots).allMatch(s -> s.state().equals("RUNNING"));
             assertThat(snapshots.stream().mapToInt(s -> s.partitions().size()).sum()).isEqualTo(partitions);
             assertThat(snapshots).allMatch(s -> s.partitions().size() <= 1);
-            assertThat(snapshots).allMatch(s -> s.lastError() == null);
         });
-        // a distinct thread per task did the polling: records of different partitions came from different tasks
-        assertThat(consumer.taskSnapshots().stream().filter(s -> s.recordsFinished() > 0)).hasSize(partitions);
+        List<String> produced = kafka.produceIds(topic, 900, "c", 30);
+        awaitCount(recorder, produced.size(), Duration.ofSeconds(60));
+        assertThat(recorder.lost(produced)).isEmpty();
+        assertThat(recorder.duplicates()).isEmpty();
+        List<TaskSnapshot> snapshots = consumer.taskSnapshots();
+        assertThat(snapshots).allMatch(s -> s.lastError() == null);
+        // each partition's records were polled by the one task that owns it; the extra tasks idle
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(consumer.taskSnapshots().stream()
+                .filter(s -> s.recordsFinished() > 0)).hasSize(partitions));
+        assertThat(consumer.taskSnapshots().stream().filter(s -> s.partitions().isEmpty()))
+                .allMatch(s -> s.recordsPolled() == 0).hasSize(tasks - partitions);
     }
 }
