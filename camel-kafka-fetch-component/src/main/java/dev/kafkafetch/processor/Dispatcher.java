@@ -239,6 +239,23 @@ public final class Dispatcher {
         runningCount--;
     }
 
+    /** What the dispatcher holds, read under one lock and without copying, for the task's snapshot. */
+    public record Load(int running, int queued, long oldestRunningPolledAtNanos) {
+    }
+
+    /** Running and queued counts, and when the oldest running record was polled (0 when none runs). */
+    public Load load() {
+        synchronized (lock) {
+            long oldest = 0;
+            for (WorkItem w = runHead; w != null; w = w.runNext) {
+                if (oldest == 0 || w.polledAtNanos < oldest) {
+                    oldest = w.polledAtNanos;
+                }
+            }
+            return new Load(runningCount, queued, oldest);
+        }
+    }
+
     public int queuedCount() {
         synchronized (lock) {
             return queued;
@@ -326,7 +343,7 @@ public final class Dispatcher {
         WorkItem item = first;
         while (item != null) {
             final WorkItem current = item;
-            final boolean[] doneHere = new boolean[1];
+            current.doneHere = false;
             current.worker = self;
             current.startedAtNanos = System.nanoTime();
             boolean sync;
@@ -335,8 +352,8 @@ public final class Dispatcher {
                     if (doneSync) {
                         return;
                     }
-                    if (Thread.currentThread() == self && !doneHere[0]) {
-                        doneHere[0] = true; // still inside process() on this thread: the loop carries on
+                    if (Thread.currentThread() == self && !current.doneHere) {
+                        current.doneHere = true; // still inside process() on this thread: the loop carries on
                         return;
                     }
                     WorkItem next = complete(current);
@@ -349,7 +366,7 @@ public final class Dispatcher {
                 current.fail("failed", t instanceof Exception ? (Exception) t : new RuntimeException(t));
                 sync = true;
             }
-            item = sync || doneHere[0] ? complete(current) : null;
+            item = sync || current.doneHere ? complete(current) : null;
         }
     }
 

@@ -77,8 +77,7 @@ public final class RouteItemProcessor implements ItemProcessor {
                 if (!failuresHandledElsewhere) {
                     consumer.getExceptionHandler().handleException(
                             "Error processing " + item + (item.decodeError() != null
-                                    ? " (cannot deserialize it; its raw bytes are the body)" : "")
-                                                                   + "",
+                                    ? " (cannot deserialize it; its raw bytes are the body)" : ""),
                             exchange, failure);
                 }
             }

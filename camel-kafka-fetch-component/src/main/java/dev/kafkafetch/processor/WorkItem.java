@@ -58,6 +58,8 @@ public final class WorkItem {
     WorkItem runPrev;
     WorkItem runNext;
     boolean inRunning;
+    /** Set by the worker running it when Camel reported completion on that same thread (read by that thread only). */
+    boolean doneHere;
     volatile long startedAtNanos;
     volatile Thread worker;
     /** Why the record is finished without success: null when it succeeded or was handled. */

@@ -501,7 +501,6 @@ public final class KafkaFetchRecords implements Runnable, ManualCommitGateway {
                 if (settings.batching()) {
                     dispatchBatchIfDue(now, !records.isEmpty());
                 }
-                drainManualCommits();
                 if (settings.allowManualCommit()) {
                     try {
                         commitPendingManual();
@@ -930,6 +929,7 @@ public final class KafkaFetchRecords implements Runnable, ManualCommitGateway {
                 boolean busy = dispatcher.runningCount(set::contains) > 0
                                || deadLetters != null && deadLetters.pending() > 0;
                 drainCompletions();
+                drainManualCommits();
                 long left = deadlineMs - System.currentTimeMillis();
                 if (!busy || left <= 0) {
                     if (busy) {
@@ -938,14 +938,7 @@ public final class KafkaFetchRecords implements Runnable, ManualCommitGateway {
                     }
                     return;
                 }
-                WorkItem item = completions.poll();
-                if (item != null) {
-                    drainedCount += item.isBatch() ? item.batch().size() : 1;
-                    onCompleted(item);
-                } else {
-                    Thread.sleep(Math.min(left, 2));
-                }
-                drainManualCommits();
+                Thread.sleep(Math.min(left, 2));
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -993,6 +986,11 @@ public final class KafkaFetchRecords implements Runnable, ManualCommitGateway {
             LOG.debug("Closing the consumer of {} failed: {}", threadName, e.toString());
         }
         consumer = null;
+        // state that belonged to the closed consumer: a new one starts from the committed offsets, unpaused
+        redeliveries.clear();
+        soughtBack.clear();
+        backPressurePaused = false;
+        wakeAtCompleted = Long.MAX_VALUE;
         ManualCommitRequest pending;
         while ((pending = manualCommits.poll()) != null) {
             pending.result().completeExceptionally(new IllegalStateException("the consumer closed; not committed"));
@@ -1117,16 +1115,13 @@ public final class KafkaFetchRecords implements Runnable, ManualCommitGateway {
                         w.lastCommitted(), w.committable(), end, lag, w.unfinished(), paused));
             }
         }
-        for (WorkItem item : dispatcher.running()) {
-            if (oldestNanos == 0 || item.polledAtNanos() < oldestNanos) {
-                oldestNanos = item.polledAtNanos();
-            }
-        }
+        Dispatcher.Load load = dispatcher.load();
+        oldestNanos = load.oldestRunningPolledAtNanos();
         long oldestAge = oldestNanos == 0 ? 0 : TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - oldestNanos);
         snapshot = new TaskSnapshot(threadName, state.get().name(), settings.subscription(), settings.groupId(),
                 instanceId, memberId, generation, clientId, List.copyOf(parts), polls, recordsPolled, recordsFinished,
                 recordsFailed, recordsDeadLettered, recordsStalled, commits.commits(), commits.failures(), rebalances,
-                reconnects, backPressurePauses, inFlight, peakInFlight, dispatcher.runningCount(), dispatcher.queuedCount(),
+                reconnects, backPressurePauses, inFlight, peakInFlight, load.running(), load.queued(),
                 settings.maxInFlightRecords(), settings.maxConcurrency(), lastPollTime, commits.lastCommitTimeMs(),
                 lastError, lastErrorTime, rate.perSecond(nowMs), oldestAge, nowMs, c != null ? connectionCount : -1,
                 lastBrokerResponseTime, c != null ? consumerCreatedTime : 0);
