@@ -83,7 +83,7 @@ public class KafkaFetchEndpointConfigurer extends PropertyConfigurerSupport impl
         case "maxPollIntervalMs": target.setMaxPollIntervalMs(property(camelContext, java.lang.Integer.class, value)); return true;
         case "maxpollrecords":
         case "maxPollRecords": target.setMaxPollRecords(property(camelContext, int.class, value)); return true;
-        case "ordering": target.setOrdering(property(camelContext, dev.kafkafetch.processor.Ordering.class, value)); return true;
+        case "ordering": target.setOrdering(property(camelContext, dev.kafkafetch.dispatch.Ordering.class, value)); return true;
         case "partitionassignor":
         case "partitionAssignor": target.setPartitionAssignor(property(camelContext, java.lang.String.class, value)); return true;
         case "pollonerror":
@@ -211,7 +211,7 @@ public class KafkaFetchEndpointConfigurer extends PropertyConfigurerSupport impl
         case "maxPollIntervalMs": return java.lang.Integer.class;
         case "maxpollrecords":
         case "maxPollRecords": return int.class;
-        case "ordering": return dev.kafkafetch.processor.Ordering.class;
+        case "ordering": return dev.kafkafetch.dispatch.Ordering.class;
         case "partitionassignor":
         case "partitionAssignor": return java.lang.String.class;
         case "pollonerror":

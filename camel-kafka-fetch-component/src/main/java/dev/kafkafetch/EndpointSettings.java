@@ -10,6 +10,7 @@ import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
 import dev.kafkafetch.security.KafkaAuthType;
+import dev.kafkafetch.security.SecretMasker;
 import dev.kafkafetch.task.TaskSettings;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -29,6 +30,7 @@ final class EndpointSettings {
     private static final Set<String> GROUP_PROTOCOLS = Set.of("classic", "consumer");
     private static final Set<String> ISOLATION_LEVELS = Set.of("read_uncommitted", "read_committed");
     private static final Set<String> SECURITY_PROTOCOLS = Set.of("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL");
+    private static final Pattern SECRET_KEY = Pattern.compile("(?i)(password|jaas|secret|token|credential|\\.key$)");
 
     private final KafkaFetchEndpoint e;
 
@@ -175,7 +177,7 @@ final class EndpointSettings {
                 e.isBreakOnFirstError(), e.getBreakOnFirstErrorMaxAttempts(), e.isAllowManualCommit(), e.isBatching(),
                 e.getBatchingIntervalMs() == null ? 0 : e.getBatchingIntervalMs(),
                 c.getCreateConsumerBackoffMaxAttempts(), c.getCreateConsumerBackoffInterval(),
-                c.getSubscribeConsumerBackoffMaxAttempts(), c.getSubscribeConsumerBackoffInterval());
+                c.getSubscribeConsumerBackoffMaxAttempts(), c.getSubscribeConsumerBackoffInterval(), masker(props));
     }
 
     /**
@@ -253,6 +255,17 @@ final class EndpointSettings {
                     a.equalsIgnoreCase("none") || a.equalsIgnoreCase("false") ? "" : a);
         }
         return p;
+    }
+
+    /** Masks the values of every secret-like client setting (JAAS config, passwords, keys, tokens). */
+    private static SecretMasker masker(Properties props) {
+        List<String> secrets = new ArrayList<>();
+        props.forEach((k, v) -> {
+            if (SECRET_KEY.matcher(String.valueOf(k)).find() && v != null) {
+                secrets.add(String.valueOf(v));
+            }
+        });
+        return new SecretMasker(secrets);
     }
 
     private static void putIfSet(Properties p, String key, String value) {

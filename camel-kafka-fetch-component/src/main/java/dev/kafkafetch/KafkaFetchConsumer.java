@@ -14,19 +14,20 @@ import dev.kafkafetch.error.DeadLetterPublisher;
 import dev.kafkafetch.error.PollExceptionStrategy;
 import dev.kafkafetch.health.KafkaFetchConsumerHealthCheck;
 import dev.kafkafetch.metrics.TaskSnapshot;
+import dev.kafkafetch.dispatch.ProcessingResult;
+import dev.kafkafetch.health.HealthSettings;
 import dev.kafkafetch.processor.ExchangeBuilder;
-import dev.kafkafetch.processor.ProcessingResult;
-import dev.kafkafetch.processor.RecordDecoder;
 import dev.kafkafetch.processor.RouteItemProcessor;
+import dev.kafkafetch.serde.RecordDecoder;
 import dev.kafkafetch.task.KafkaFetchRecords;
 import dev.kafkafetch.task.TaskSettings;
 import org.apache.camel.Processor;
 import org.apache.camel.Suspendable;
-import org.apache.camel.resume.ConsumerListener;
-import org.apache.camel.resume.ConsumerListenerAware;
 import org.apache.camel.health.HealthCheck;
 import org.apache.camel.health.HealthCheckAware;
 import org.apache.camel.health.HealthCheckRegistry;
+import org.apache.camel.resume.ConsumerListener;
+import org.apache.camel.resume.ConsumerListenerAware;
 import org.apache.camel.spi.ExecutorServiceManager;
 import org.apache.camel.spi.ThreadPoolProfile;
 import org.apache.camel.support.DefaultConsumer;
@@ -54,7 +55,7 @@ public class KafkaFetchConsumer extends DefaultConsumer
     private Function<Properties, Consumer<byte[], byte[]>> consumerFactory = KafkaConsumer::new;
     private ExecutorService fetchThreads;
     private ExecutorService workers;
-    private ScheduledExecutorService deadLetterRetries;
+    private ScheduledExecutorService deadLetterSender;
     private DeadLetterPublisher deadLetters;
     private HealthCheck healthCheck;
     private volatile ConsumerListener<Object, ProcessingResult> consumerListener;
@@ -126,18 +127,12 @@ public class KafkaFetchConsumer extends DefaultConsumer
         KafkaFetchEndpoint endpoint = getEndpoint();
         if (endpoint.getComponent().isHealthCheckConsumerEnabled()) {
             if (healthCheck == null) {
-                KafkaFetchConsumerHealthCheck check = new KafkaFetchConsumerHealthCheck(this, getRouteId(),
-                        HealthCheck.Kind.READINESS);
-                check.setCamelContext(endpoint.getCamelContext());
-                healthCheck = check;
+                healthCheck = newHealthCheck(HealthCheck.Kind.READINESS);
             }
             healthCheckRegistry = HealthCheckRegistry.get(endpoint.getCamelContext());
             if (healthCheckRegistry != null) {
-                KafkaFetchConsumerHealthCheck check = new KafkaFetchConsumerHealthCheck(this, getRouteId(),
-                        HealthCheck.Kind.LIVENESS);
-                check.setCamelContext(endpoint.getCamelContext());
-                livenessCheck = check;
-                healthCheckRegistry.register(check);
+                livenessCheck = newHealthCheck(HealthCheck.Kind.LIVENESS);
+                healthCheckRegistry.register(livenessCheck);
             }
         }
         ExecutorServiceManager esm = endpoint.getCamelContext().getExecutorServiceManager();
@@ -156,9 +151,9 @@ public class KafkaFetchConsumer extends DefaultConsumer
         profile.setRejectedPolicy(ThreadPoolRejectedPolicy.Abort);
         workers = esm.newThreadPool(this, "KafkaFetchWorker[" + topic + "]", profile);
         if (settings.deadLetterTopic() != null) {
-            deadLetterRetries = esm.newSingleThreadScheduledExecutor(this, "KafkaFetchDeadLetter[" + topic + "]");
+            deadLetterSender = esm.newSingleThreadScheduledExecutor(this, "KafkaFetchDeadLetter[" + topic + "]");
             deadLetters = new DeadLetterPublisher(settings.deadLetterTopic(), settings.groupId(),
-                    settings.producerProperties(), deadLetterRetries);
+                    settings.producerProperties(), deadLetterSender);
         }
         ExchangeBuilder builder = new ExchangeBuilder(endpoint.getHeaderFilterStrategy(),
                 endpoint.getHeaderDeserializer(), settings.groupId(),
@@ -174,8 +169,8 @@ public class KafkaFetchConsumer extends DefaultConsumer
             String name = "kafka-fetch[" + topic + "]#" + i;
             KafkaFetchRecords task = new KafkaFetchRecords(taskSettings, name, consumerFactory,
                     () -> newDecoder(taskSettings),
-                    gateway -> new RouteItemProcessor(this, builder, failuresHandledElsewhere, gateway), workers,
-                    getExceptionHandler(), pollErrors, deadLetters);
+                    commitQueue -> new RouteItemProcessor(this, builder, failuresHandledElsewhere, commitQueue),
+                    workers, getExceptionHandler(), pollErrors, deadLetters);
             task.setConsumerListener(consumerListener);
             created.add(task);
         }
@@ -186,6 +181,17 @@ public class KafkaFetchConsumer extends DefaultConsumer
         LOG.info("Started {} fetch task(s) on {} (group {}, maxConcurrency {}, ordering {}, maxInFlightRecords {})",
                 count, topic, settings.groupId(), settings.maxConcurrency(), settings.ordering(),
                 settings.maxInFlightRecords());
+    }
+
+    private HealthCheck newHealthCheck(HealthCheck.Kind kind) {
+        KafkaFetchEndpoint e = getEndpoint();
+        HealthSettings health = new HealthSettings(e.getTopic(), settings.groupId(), e.getBrokers(),
+                settings.pollTimeoutMs(), e.getSessionTimeoutMs(), e.getHeartbeatIntervalMs(),
+                e.getMaxPollIntervalMs() != null ? e.getMaxPollIntervalMs() : HealthSettings.DEFAULT_MAX_POLL_INTERVAL_MS);
+        KafkaFetchConsumerHealthCheck check = new KafkaFetchConsumerHealthCheck(getRouteId(), kind, health,
+                this::taskSnapshots);
+        check.setCamelContext(e.getCamelContext());
+        return check;
     }
 
     private RecordDecoder newDecoder(TaskSettings s) {
@@ -208,6 +214,11 @@ public class KafkaFetchConsumer extends DefaultConsumer
         tasks.forEach(KafkaFetchRecords::requestResume);
     }
 
+    /**
+     * Stops every task (each finishes what runs, bounded by shutdownTimeout, commits and closes), then the pools and
+     * the dead-letter producer. The cleanup always completes, even when the stopping thread is interrupted (Camel does
+     * that when its shutdown times out): the interrupt is kept for the caller and reported once everything is closed.
+     */
     @Override
     protected void doStop() throws Exception {
         if (healthCheckRegistry != null && livenessCheck != null) {
@@ -217,10 +228,17 @@ public class KafkaFetchConsumer extends DefaultConsumer
         healthCheckRegistry = null;
         List<KafkaFetchRecords> stopping = tasks;
         stopping.forEach(KafkaFetchRecords::requestStop);
+        boolean interrupted = false;
         long wait = settings.shutdownTimeoutMs() + settings.commitTimeoutMs() + 5000;
         for (KafkaFetchRecords task : stopping) {
-            if (!task.awaitTermination(wait)) {
-                LOG.warn("Fetch task {} did not terminate within {} ms", task.threadName(), wait);
+            try {
+                if (!task.awaitTermination(interrupted ? 0 : wait)) {
+                    LOG.warn("Fetch task {} did not terminate within {} ms", task.threadName(), interrupted ? 0 : wait);
+                }
+            } catch (InterruptedException e) {
+                interrupted = true;
+                LOG.warn("Interrupted while stopping fetch task {}; closing the rest without waiting",
+                        task.threadName());
             }
         }
         tasks = List.of();
@@ -237,10 +255,13 @@ public class KafkaFetchConsumer extends DefaultConsumer
             deadLetters.close();
             deadLetters = null;
         }
-        if (deadLetterRetries != null) {
-            esm.shutdownNow(deadLetterRetries);
-            deadLetterRetries = null;
+        if (deadLetterSender != null) {
+            esm.shutdownNow(deadLetterSender);
+            deadLetterSender = null;
         }
         super.doStop();
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
     }
 }

@@ -2,7 +2,7 @@ package dev.kafkafetch;
 
 import java.util.function.Predicate;
 
-import dev.kafkafetch.processor.ProcessingResult;
+import dev.kafkafetch.dispatch.ProcessingResult;
 import org.apache.camel.resume.ConsumerListener;
 
 /**

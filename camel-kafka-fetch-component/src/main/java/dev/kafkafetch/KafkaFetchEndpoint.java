@@ -5,7 +5,7 @@ import java.util.Map;
 import dev.kafkafetch.commit.DefaultKafkaManualCommitFactory;
 import dev.kafkafetch.commit.KafkaManualCommitFactory;
 import dev.kafkafetch.error.PollOnError;
-import dev.kafkafetch.processor.Ordering;
+import dev.kafkafetch.dispatch.Ordering;
 import dev.kafkafetch.security.KafkaAuthType;
 import dev.kafkafetch.serde.DefaultKafkaHeaderDeserializer;
 import dev.kafkafetch.serde.KafkaFetchHeaderFilterStrategy;

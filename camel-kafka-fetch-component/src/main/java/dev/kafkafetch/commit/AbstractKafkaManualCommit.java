@@ -1,35 +1,31 @@
 package dev.kafkafetch.commit;
 
-import dev.kafkafetch.processor.WorkItem;
-
-/** The record a manual commit is about, and the way to its fetch thread. */
+/** A manual commit of one record, carried out through its {@link ManualCommitTarget}. */
 public abstract class AbstractKafkaManualCommit implements KafkaManualCommit {
 
-    protected final WorkItem item;
-    protected final ManualCommitGateway gateway;
+    protected final ManualCommitTarget target;
 
-    protected AbstractKafkaManualCommit(WorkItem item, ManualCommitGateway gateway) {
-        this.item = item;
-        this.gateway = gateway;
+    protected AbstractKafkaManualCommit(ManualCommitTarget target) {
+        this.target = target;
     }
 
     @Override
     public String getTopic() {
-        return item.topic();
+        return target.topic();
     }
 
     @Override
     public int getPartition() {
-        return item.partition();
+        return target.partition();
     }
 
     @Override
     public long getRecordOffset() {
-        return item.offset();
+        return target.offset();
     }
 
     @Override
     public String toString() {
-        return "KafkaManualCommit[" + item + "]";
+        return "KafkaManualCommit[" + target + "]";
     }
 }

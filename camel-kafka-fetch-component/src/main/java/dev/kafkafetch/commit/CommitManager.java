@@ -5,8 +5,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
 
-import dev.kafkafetch.window.PartitionWindow;
-import org.apache.kafka.clients.consumer.Consumer;
+import dev.kafkafetch.window.PartitionState;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
@@ -15,11 +14,18 @@ import org.slf4j.LoggerFactory;
 /**
  * Commits finished offsets for one fetch task, from the fetch thread only.
  * <p>
- * Guarantee: for every partition it commits at most {@link PartitionWindow#committable()}, the first offset that is
- * not finished, so a committed offset never runs ahead of the route. It commits on the interval, and whenever asked
- * (revoke, shutdown); a failed commit changes nothing and is retried at the next occasion.
+ * Guarantee: for every partition it commits at most {@link PartitionState#committable()}, the first offset that is
+ * not finished, so a committed offset never runs ahead of the route (DESIGN §4.2). It commits on the interval and
+ * whenever asked (revoke, shutdown, manual commits); a commit that is not on the interval never postpones the next
+ * interval commit of the other partitions. A failed commit changes nothing and is retried at the next occasion.
  */
 public final class CommitManager {
+
+    /** The consumer's synchronous commit; wakeup-safe (see the fetch task's consumer). */
+    @FunctionalInterface
+    public interface Committer {
+        void commitSync(Map<TopicPartition, OffsetAndMetadata> offsets, Duration timeout);
+    }
 
     private static final Logger LOG = LoggerFactory.getLogger(CommitManager.class);
 
@@ -29,7 +35,6 @@ public final class CommitManager {
     private long commits;
     private long failures;
     private long lastCommitTimeMs;
-    private String lastError;
 
     public CommitManager(long intervalMs, long timeoutMs) {
         this.intervalMs = intervalMs;
@@ -41,64 +46,76 @@ public final class CommitManager {
         return Math.max(0, nextDueMs - nowMs);
     }
 
-    public boolean due(long nowMs) {
-        return nowMs >= nextDueMs;
+    /** The interval commit: commits every partition that advanced, when the interval has passed. */
+    public void commitIfDue(Committer committer, Collection<PartitionState> states, long nowMs) {
+        if (nowMs < nextDueMs) {
+            return;
+        }
+        nextDueMs = nowMs > Long.MAX_VALUE - intervalMs ? Long.MAX_VALUE : nowMs + intervalMs; // huge = never
+        commitFinished(committer, states);
     }
 
-    /** Commits the committable offsets of the windows that advanced since their last commit. */
-    public boolean commit(Consumer<?, ?> consumer, Collection<PartitionWindow> windows, long nowMs) {
-        nextDueMs = nowMs + intervalMs;
+    /** Commits the committable offset of every given partition that advanced since its last commit. */
+    public boolean commitFinished(Committer committer, Collection<PartitionState> states) {
         Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
-        for (PartitionWindow window : windows) {
-            if (window.hasUncommitted()) {
-                offsets.put(window.partition(), new OffsetAndMetadata(window.committable()));
+        for (PartitionState state : states) {
+            if (state.hasUncommitted()) {
+                offsets.put(state.partition(), new OffsetAndMetadata(state.committable()));
             }
         }
         if (offsets.isEmpty()) {
             return true;
         }
         try {
-            consumer.commitSync(offsets, timeout);
-            for (PartitionWindow window : windows) {
-                OffsetAndMetadata committed = offsets.get(window.partition());
-                if (committed != null) {
-                    window.committed(committed.offset());
-                }
-            }
-            commits++;
-            lastCommitTimeMs = System.currentTimeMillis();
-            LOG.debug("Committed {}", offsets);
-            return true;
-        } catch (org.apache.kafka.common.errors.WakeupException e) {
-            throw e;
+            committer.commitSync(offsets, timeout);
         } catch (RuntimeException e) {
             failures++;
-            lastError = e.toString();
             LOG.warn("Commit of {} failed (will retry; nothing is lost, finished records may be re-delivered): {}",
                     offsets, e.toString());
             return false;
         }
+        for (PartitionState state : states) {
+            OffsetAndMetadata committed = offsets.get(state.partition());
+            if (committed != null) {
+                state.committed(committed.offset());
+            }
+        }
+        succeeded();
+        LOG.debug("Committed {}", offsets);
+        return true;
     }
 
     /**
-     * Commits explicit offsets (manual commits), each already checked against its window by the caller. Throws when
-     * the commit failed.
+     * Commits what manual commits asked for, as far as no earlier unfinished record holds it back. Throws when the
+     * commit failed (the targets stay, to be committed at the next occasion).
      */
-    public void commitExactly(Consumer<?, ?> consumer, Map<PartitionWindow, Long> targets) {
+    public void commitManual(Committer committer, Collection<PartitionState> states) {
         Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
-        targets.forEach((w, offset) -> offsets.put(w.partition(), new OffsetAndMetadata(offset)));
+        for (PartitionState state : states) {
+            long target = state.manualCommittable();
+            if (target >= 0) {
+                offsets.put(state.partition(), new OffsetAndMetadata(target));
+            }
+        }
+        if (offsets.isEmpty()) {
+            return;
+        }
         try {
-            consumer.commitSync(offsets, timeout);
+            committer.commitSync(offsets, timeout);
         } catch (RuntimeException e) {
             failures++;
-            lastError = e.toString();
             throw e;
         }
-        targets.forEach((w, offset) -> {
-            if (offset > w.lastCommitted()) {
-                w.committed(offset);
+        for (PartitionState state : states) {
+            OffsetAndMetadata committed = offsets.get(state.partition());
+            if (committed != null) {
+                state.committed(committed.offset());
             }
-        });
+        }
+        succeeded();
+    }
+
+    private void succeeded() {
         commits++;
         lastCommitTimeMs = System.currentTimeMillis();
     }
@@ -113,9 +130,5 @@ public final class CommitManager {
 
     public long lastCommitTimeMs() {
         return lastCommitTimeMs;
-    }
-
-    public String lastError() {
-        return lastError;
     }
 }

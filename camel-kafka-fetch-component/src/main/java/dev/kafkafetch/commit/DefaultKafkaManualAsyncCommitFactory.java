@@ -1,6 +1,5 @@
 package dev.kafkafetch.commit;
 
-import dev.kafkafetch.processor.WorkItem;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -10,13 +9,13 @@ public class DefaultKafkaManualAsyncCommitFactory implements KafkaManualCommitFa
     private static final Logger LOG = LoggerFactory.getLogger(DefaultKafkaManualAsyncCommitFactory.class);
 
     @Override
-    public KafkaManualCommit newInstance(WorkItem item, ManualCommitGateway gateway) {
-        return new AbstractKafkaManualCommit(item, gateway) {
+    public KafkaManualCommit newInstance(ManualCommitTarget target) {
+        return new AbstractKafkaManualCommit(target) {
             @Override
             public void commit() {
-                gateway.requestCommit(item).whenComplete((offset, error) -> {
+                target.commit().whenComplete((offset, error) -> {
                     if (error != null) {
-                        LOG.warn("Asynchronous manual commit of {} failed: {}", item, error.toString());
+                        LOG.warn("Asynchronous manual commit of {} failed: {}", target, error.toString());
                     }
                 });
             }

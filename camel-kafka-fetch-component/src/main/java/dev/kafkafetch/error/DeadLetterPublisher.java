@@ -1,17 +1,20 @@
 package dev.kafkafetch.error;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.kafkafetch.KafkaFetchConstants;
-import dev.kafkafetch.processor.WorkItem;
+import dev.kafkafetch.dispatch.WorkItem;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -19,30 +22,49 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Publishes records the route could not finish to the dead-letter topic: key, value and headers as polled, plus
- * provenance headers ({@code kafka-fetch.dlt.*}, see {@link KafkaFetchConstants}).
+ * Publishes records the route could not finish to the dead-letter topic, each as itself: its key, value and headers as
+ * polled, plus provenance headers ({@code kafka-fetch.dlt.*}, see {@link KafkaFetchConstants}).
  * <p>
- * Guarantee: {@code onAcked} runs only after the broker acknowledged the dead letter (acks=all, idempotent producer);
- * a failed send is retried with a backoff until it is acknowledged or the publisher is closed, so a record never counts
- * as finished without either being processed or being safely in the dead-letter topic. Thread-safe.
+ * Guarantees: {@link #publish} never blocks its caller: sends happen on the publisher's own thread, the only one that
+ * may wait for the topic's metadata (up to {@code max.block.ms}), so neither a fetch thread nor a worker ever does
+ * (DESIGN §3). {@link Callback#acked} runs only once the broker acknowledged every record of the call (acks=all,
+ * idempotent producer); until then the records stay unfinished and nothing is committed past them. A failed send is
+ * retried with a growing backoff until acknowledged or closed; one the broker rejects for good (not retriable, e.g.
+ * record too large or not authorized), or that failed {@value #TROUBLE_AFTER} times, is reported through
+ * {@link Callback#troubled} (and {@link Callback#recovered} once it went through). Thread-safe.
  */
 public final class DeadLetterPublisher implements AutoCloseable {
 
+    /** What the caller learns about the dead letters of one {@link #publish} call. */
+    public interface Callback {
+        /** Every record of the call is acknowledged by the broker. */
+        void acked();
+
+        /** A record keeps failing (it is still retried); called once per record that gets into trouble. */
+        void troubled(WorkItem record, Exception error);
+
+        /** A record that was in trouble got acknowledged after all. */
+        void recovered(WorkItem record);
+    }
+
+    static final int TROUBLE_AFTER = 3;
     private static final Logger LOG = LoggerFactory.getLogger(DeadLetterPublisher.class);
-    private static final long RETRY_BACKOFF_MS = 1000;
+    private static final long FIRST_BACKOFF_MS = 500;
+    private static final long MAX_BACKOFF_MS = 30_000;
 
     private final String topic;
     private final String groupId;
     private final Producer<byte[], byte[]> producer;
-    private final ScheduledExecutorService retries;
+    private final ScheduledExecutorService sender;
     private final AtomicInteger pending = new AtomicInteger();
     private volatile boolean closed;
 
+    /** @param sender a single thread of the consumer's, on which every send happens */
     public DeadLetterPublisher(String topic, String groupId, Properties clientProperties,
-                               ScheduledExecutorService retries) {
+                               ScheduledExecutorService sender) {
         this.topic = topic;
         this.groupId = groupId;
-        this.retries = retries;
+        this.sender = sender;
         Properties props = new Properties();
         props.putAll(clientProperties);
         props.put(ProducerConfig.ACKS_CONFIG, "all");
@@ -52,62 +74,106 @@ public final class DeadLetterPublisher implements AutoCloseable {
         this.producer = new KafkaProducer<>(props);
     }
 
-    public String topic() {
-        return topic;
-    }
-
-    /** Dead letters sent and not yet acknowledged. */
+    /** Dead letters handed over and not acknowledged yet. */
     public int pending() {
         return pending.get();
     }
 
-    /** Sends the item's record to the dead-letter topic; runs {@code onAcked} once the broker has it. */
-    public void publish(WorkItem item, int attempts, Runnable onAcked) {
-        pending.incrementAndGet();
-        send(toRecord(item, attempts), item, onAcked);
+    /**
+     * Dead-letters each record as itself, with the failure that sent it here; returns at once. {@code callback.acked()}
+     * runs once the broker acknowledged all of them.
+     */
+    public void publish(List<WorkItem> records, String reason, Exception failure, int attempts, Callback callback) {
+        AtomicInteger left = new AtomicInteger(records.size());
+        pending.addAndGet(records.size());
+        for (WorkItem record : records) {
+            Letter letter = new Letter(record, reason, toRecord(record, reason, failure, attempts), callback, left);
+            schedule(letter, 0);
+        }
     }
 
-    private void send(ProducerRecord<byte[], byte[]> record, WorkItem item, Runnable onAcked) {
+    private final class Letter {
+        final WorkItem item;
+        final String reason;
+        final ProducerRecord<byte[], byte[]> record;
+        final Callback callback;
+        final AtomicInteger left;
+        int failures;
+        boolean troubled;
+
+        Letter(WorkItem item, String reason, ProducerRecord<byte[], byte[]> record, Callback callback,
+               AtomicInteger left) {
+            this.item = item;
+            this.reason = reason;
+            this.record = record;
+            this.callback = callback;
+            this.left = left;
+        }
+    }
+
+    private void schedule(Letter letter, long delayMs) {
+        try {
+            sender.schedule(() -> send(letter), delayMs, TimeUnit.MILLISECONDS);
+        } catch (RuntimeException rejected) {
+            abandon(letter);
+        }
+    }
+
+    /** On the sender thread: the only place where a send may block. */
+    private void send(Letter letter) {
         if (closed) {
-            pending.decrementAndGet();
-            LOG.warn("Dead letter for {} not sent: the consumer is stopping; the record will be re-delivered", item);
+            abandon(letter);
             return;
         }
         try {
-            producer.send(record, (metadata, error) -> {
+            producer.send(letter.record, (metadata, error) -> {
                 if (error == null) {
-                    LOG.info("Record {} ({}) dead-lettered to {}-{}@{}", item, item.failureReason(), metadata.topic(),
-                            metadata.partition(), metadata.offset());
-                    onAcked.run();
-                    pending.decrementAndGet(); // after the completion is queued: see KafkaFetchRecords.awaitRunning
+                    acked(letter, metadata.partition(), metadata.offset());
                 } else {
-                    retryLater(record, item, onAcked, error);
+                    failed(letter, error);
                 }
             });
         } catch (RuntimeException e) {
-            retryLater(record, item, onAcked, e);
+            failed(letter, e);
         }
     }
 
-    private void retryLater(ProducerRecord<byte[], byte[]> record, WorkItem item, Runnable onAcked, Exception error) {
-        LOG.warn("Dead letter for {} not acknowledged ({}); retrying in {} ms", item, error.toString(),
-                RETRY_BACKOFF_MS);
-        try {
-            retries.schedule(() -> send(record, item, onAcked), RETRY_BACKOFF_MS, TimeUnit.MILLISECONDS);
-        } catch (RuntimeException rejected) {
-            pending.decrementAndGet();
-            LOG.warn("Dead letter for {} abandoned: the consumer is stopping; the record will be re-delivered", item);
+    private void acked(Letter letter, int partition, long offset) {
+        LOG.info("Record {} ({}) dead-lettered to {}-{}@{}", letter.item, letter.reason, topic, partition, offset);
+        if (letter.troubled) {
+            letter.callback.recovered(letter.item);
         }
+        if (letter.left.decrementAndGet() == 0) {
+            letter.callback.acked();
+        }
+        pending.decrementAndGet(); // after the completion is queued: revoke and stop wait for pending() == 0
     }
 
-    private ProducerRecord<byte[], byte[]> toRecord(WorkItem item, int attempts) {
+    private void failed(Letter letter, Exception error) {
+        letter.failures++;
+        boolean forGood = !(error instanceof RetriableException);
+        long backoff = Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS << Math.min(letter.failures - 1, 10));
+        LOG.warn("Dead letter for {} to {} not acknowledged ({}{}); retrying in {} ms", letter.item, topic,
+                error.toString(), forGood ? ", not retriable" : "", backoff);
+        if (!letter.troubled && (forGood || letter.failures >= TROUBLE_AFTER)) {
+            letter.troubled = true;
+            letter.callback.troubled(letter.item, error);
+        }
+        schedule(letter, backoff);
+    }
+
+    private void abandon(Letter letter) {
+        pending.decrementAndGet();
+        LOG.warn("Dead letter for {} abandoned: the consumer is stopping; the record will be re-delivered", letter.item);
+    }
+
+    private ProducerRecord<byte[], byte[]> toRecord(WorkItem item, String reason, Exception failure, int attempts) {
         RecordHeaders headers = new RecordHeaders();
         if (item.headers() != null) {
             for (Header h : item.headers()) {
                 headers.add(h.key(), h.value());
             }
         }
-        Exception failure = item.failure();
         add(headers, KafkaFetchConstants.DLT_ORIGINAL_TOPIC, item.topic());
         add(headers, KafkaFetchConstants.DLT_ORIGINAL_PARTITION, Integer.toString(item.partition()));
         add(headers, KafkaFetchConstants.DLT_ORIGINAL_OFFSET, Long.toString(item.offset()));
@@ -117,7 +183,7 @@ public final class DeadLetterPublisher implements AutoCloseable {
         add(headers, KafkaFetchConstants.DLT_EXCEPTION_MESSAGE,
                 failure == null || failure.getMessage() == null ? "" : failure.getMessage());
         add(headers, KafkaFetchConstants.DLT_ATTEMPTS, Integer.toString(attempts));
-        add(headers, KafkaFetchConstants.DLT_REASON, item.failureReason() == null ? "failed" : item.failureReason());
+        add(headers, KafkaFetchConstants.DLT_REASON, reason == null ? "failed" : reason);
         return new ProducerRecord<>(topic, null, null, item.rawKey(), item.rawValue(), headers);
     }
 
@@ -128,6 +194,6 @@ public final class DeadLetterPublisher implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
-        producer.close(java.time.Duration.ofSeconds(5));
+        producer.close(Duration.ofSeconds(5));
     }
 }

@@ -3,12 +3,9 @@ package dev.kafkafetch.health;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
+import java.util.function.Supplier;
 
-import dev.kafkafetch.KafkaFetchConsumer;
-import dev.kafkafetch.KafkaFetchEndpoint;
 import dev.kafkafetch.metrics.TaskSnapshot;
-import dev.kafkafetch.task.KafkaFetchRecords;
 import dev.kafkafetch.task.TaskState;
 import org.apache.camel.health.HealthCheck;
 import org.apache.camel.health.HealthCheck.Kind;
@@ -20,7 +17,8 @@ import org.apache.camel.impl.health.AbstractHealthCheck;
  * and published snapshots: it never touches a KafkaConsumer and never blocks.
  * <p>
  * <b>Readiness</b> is DOWN while any task has no working consumer (CONNECTING, SUBSCRIBING, RECONNECTING,
- * TERMINATED) or cannot reach the brokers. Reachability comes from the client's own metrics, published by the fetch
+ * TERMINATED), cannot reach the brokers, or cannot get its dead letters acknowledged (the records stay unfinished, so
+ * its partitions stop moving). Reachability comes from the client's own metrics, published by the fetch
  * thread: a task reaches the brokers when the client's {@code response-total} grew recently (a healthy member gets
  * fetch responses every {@code fetch.max.wait.ms} and heartbeat responses every heartbeat interval, even with every
  * partition paused). It is DOWN when the consumer has not received a single response since it was created, when it
@@ -32,8 +30,8 @@ import org.apache.camel.impl.health.AbstractHealthCheck;
  * <b>Liveness</b> is DOWN when a task TERMINATED (gave up) or is stuck: polling, yet no poll returned for longer than
  * {@code maxPollIntervalMs} (Kafka's default 300000 when not set). A task retrying to connect is alive.
  * <p>
- * Details name the route, topic, group, brokers and, per task, its client id, state and last error, with secret
- * values masked.
+ * Details name the route, topic, group, brokers and, per task, its client id, state and last error (masked by the
+ * task when it was recorded).
  * <p>
  * Camel's consumers repository asks {@link org.apache.camel.health.HealthCheckAware} consumers for readiness only
  * (its wrapper, {@code consumer:<routeId>}, is not a liveness check), so the consumer hands it a {@link Kind#READINESS}
@@ -42,21 +40,22 @@ import org.apache.camel.impl.health.AbstractHealthCheck;
  */
 public class KafkaFetchConsumerHealthCheck extends AbstractHealthCheck {
 
-    /** Kafka's default {@code max.poll.interval.ms}. */
-    static final long DEFAULT_MAX_POLL_INTERVAL_MS = 300_000;
-    private static final Pattern SECRET_ASSIGNMENT = Pattern.compile(
-            "(?i)((?:password|secret|jaas\\.config|token)[\\w.\\-]*\\s*[=:]\\s*)(\"[^\"]*\"|'[^']*'|[^\\s,;}\\]]+)");
-
-    private final KafkaFetchConsumer consumer;
     private final String routeId;
     private final Kind kind;
+    private final HealthSettings settings;
+    private final Supplier<List<TaskSnapshot>> tasks;
 
-    /** @param kind what this instance checks: READINESS, LIVENESS, or ALL (as the caller's check.kind asks) */
-    public KafkaFetchConsumerHealthCheck(KafkaFetchConsumer consumer, String routeId, Kind kind) {
+    /**
+     * @param kind  what this instance checks: READINESS, LIVENESS, or ALL (as the caller's check.kind asks)
+     * @param tasks the latest snapshot of every fetch task of the consumer (never blocks)
+     */
+    public KafkaFetchConsumerHealthCheck(String routeId, Kind kind, HealthSettings settings,
+                                         Supplier<List<TaskSnapshot>> tasks) {
         super("camel", "consumer:kafka-fetch-" + routeId);
-        this.consumer = consumer;
         this.routeId = routeId;
         this.kind = kind;
+        this.settings = settings;
+        this.tasks = tasks;
     }
 
     @Override
@@ -79,35 +78,32 @@ public class KafkaFetchConsumerHealthCheck extends AbstractHealthCheck {
         boolean readiness = asked != Kind.LIVENESS;
         boolean liveness = asked != Kind.READINESS;
 
-        KafkaFetchEndpoint endpoint = consumer.getEndpoint();
         if (routeId != null) {
             builder.detail("route.id", routeId);
         }
-        builder.detail("topic", endpoint.getTopic());
-        builder.detail("group.id", endpoint.getGroupId());
-        builder.detail("bootstrap.servers", endpoint.getBrokers());
+        builder.detail("topic", settings.topic());
+        builder.detail("group.id", settings.groupId());
+        builder.detail("bootstrap.servers", settings.brokers());
 
         long now = System.currentTimeMillis();
-        long maxPollInterval = endpoint.getMaxPollIntervalMs() != null
-                ? endpoint.getMaxPollIntervalMs() : DEFAULT_MAX_POLL_INTERVAL_MS;
+        long maxPollInterval = settings.maxPollIntervalMs();
         // snapshots are published once per poll loop, so they may be up to one pollTimeoutMs old
-        long pollTimeout = consumer.getSettings().pollTimeoutMs();
-        long unreachableAfter = endpoint.getSessionTimeoutMs() + pollTimeout;
-        long disconnectedGrace = Math.min(unreachableAfter, Math.max(3000, 2L * endpoint.getHeartbeatIntervalMs()))
+        long pollTimeout = settings.pollTimeoutMs();
+        long unreachableAfter = settings.sessionTimeoutMs() + pollTimeout;
+        long disconnectedGrace = Math.min(unreachableAfter, Math.max(3000, 2L * settings.heartbeatIntervalMs()))
                                  + pollTimeout;
 
-        List<KafkaFetchRecords> tasks = consumer.tasks();
+        List<TaskSnapshot> snapshots = tasks.get();
         List<String> problems = new ArrayList<>();
-        if (tasks.isEmpty()) {
+        if (snapshots.isEmpty()) {
             problems.add("no fetch task is running (the consumer is not started)");
         }
         List<String> clientIds = new ArrayList<>();
-        for (int i = 0; i < tasks.size(); i++) {
-            KafkaFetchRecords task = tasks.get(i);
-            TaskState state = task.state();
-            TaskSnapshot snap = task.snapshot();
+        for (int i = 0; i < snapshots.size(); i++) {
+            TaskSnapshot snap = snapshots.get(i);
+            TaskState state = TaskState.valueOf(snap.state());
             String prefix = "task." + i + ".";
-            String name = task.threadName();
+            String name = snap.threadName();
             builder.detail(prefix + "name", name);
             builder.detail(prefix + "state", state.name());
             if (snap.clientId() != null) {
@@ -123,7 +119,7 @@ public class KafkaFetchConsumerHealthCheck extends AbstractHealthCheck {
             if (snap.lastBrokerResponseTime() > 0) {
                 builder.detail(prefix + "last.broker.response.age.ms", now - snap.lastBrokerResponseTime());
             }
-            String lastError = mask(snap.lastError());
+            String lastError = snap.lastError();
             if (lastError != null) {
                 builder.detail(prefix + "last.error", lastError);
             }
@@ -136,7 +132,7 @@ public class KafkaFetchConsumerHealthCheck extends AbstractHealthCheck {
             }
             if (readiness) {
                 String problem = readinessProblem(state, snap, now, unreachableAfter, disconnectedGrace,
-                        endpoint.getBrokers());
+                        settings.brokers());
                 if (problem != null) {
                     problems.add(name + " " + problem + (lastError != null ? " (last error: " + lastError + ")" : ""));
                 }
@@ -173,6 +169,9 @@ public class KafkaFetchConsumerHealthCheck extends AbstractHealthCheck {
         if (!isPolling(state)) {
             return "has no working consumer (" + state + ")";
         }
+        if (snap.deadLetterTrouble() != null) {
+            return "cannot dead-letter: " + snap.deadLetterTrouble();
+        }
         if (snap.consumerCreatedTime() <= 0 || snap.connectionCount() < 0) {
             // reachability unknown (no client metrics): the state alone decides
             return null;
@@ -197,13 +196,5 @@ public class KafkaFetchConsumerHealthCheck extends AbstractHealthCheck {
     private static boolean isPolling(TaskState state) {
         return state == TaskState.RUNNING || state == TaskState.PAUSE_REQUESTED || state == TaskState.PAUSED
                || state == TaskState.RESUME_REQUESTED;
-    }
-
-    /** Masks the values of password-, secret- and JAAS-like settings that an error message might quote. */
-    static String mask(String text) {
-        if (text == null) {
-            return null;
-        }
-        return SECRET_ASSIGNMENT.matcher(text).replaceAll("$1xxxxxx");
     }
 }

@@ -4,12 +4,14 @@ package dev.kafkafetch.metrics;
  * One assigned partition of a fetch task at the time of a snapshot.
  *
  * @param position     offset of the next record the task will poll, or -1 when nothing was polled yet
- * @param committed    the offset this task last committed, or -1 when it has not committed yet
+ * @param committed    the last committed offset known to the task: the group's when the partition was assigned,
+ *                     then the task's own commits; -1 when the group had none
  * @param committable  the first unfinished offset (what the next commit would write), or -1
  * @param endOffset    the log end offset as last seen by the client, or -1 when unknown
  * @param lag          records between position and the end, from the client's own fetch metadata, or -1 when unknown
  * @param inFlight     records polled and not finished
- * @param pausedReason null when not paused, else "user" or "back-pressure"
+ * @param held         records held since the committable offset, finished or not
+ * @param pausedReason null when not paused, else "user", "listener" or "back-pressure"
  */
 public record PartitionSnapshot(
         String topic,
@@ -20,6 +22,7 @@ public record PartitionSnapshot(
         long endOffset,
         long lag,
         int inFlight,
+        int held,
         String pausedReason) {
 
     public boolean paused() {

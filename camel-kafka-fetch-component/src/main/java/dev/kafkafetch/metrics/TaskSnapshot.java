@@ -6,6 +6,17 @@ import java.util.List;
  * An immutable picture of one fetch task, published by its fetch thread once per poll loop; readers (dev console,
  * health checks) never touch the task's KafkaConsumer. Times are epoch milliseconds, 0 when it never happened.
  *
+ * @param inFlight               records polled and not finished
+ * @param held                   records held since the committable offset, finished or not: what
+ *                               {@code maxInFlightRecords} bounds (partitions are paused before it would be passed)
+ * @param peakHeld               the most records ever held at once
+ * @param running                records in the route now
+ * @param queued                 records waiting for a free slot or for their ordering lane
+ * @param stalledRunning         stalled records given up on (dead-lettered) whose thread has not come back yet
+ * @param oldestRunningAgeMs     how long the longest-running record has been in the route, 0 when none runs
+ * @param lastError              the last error, with secrets masked
+ * @param deadLetterTrouble      why dead letters are not acknowledged (the broker rejects them, or keeps failing),
+ *                               null when they are
  * @param connectionCount        the client's open (or opening) broker connections, Kafka's {@code connection-count}
  *                               consumer metric; -1 when unknown
  * @param lastBrokerResponseTime when the client last received a response (fetch, heartbeat, metadata, commit...)
@@ -34,17 +45,20 @@ public record TaskSnapshot(
         long reconnects,
         long backPressurePauses,
         int inFlight,
-        int peakInFlight,
+        int held,
+        int peakHeld,
         int running,
         int queued,
+        int stalledRunning,
         int maxInFlightRecords,
         int maxConcurrency,
         long lastPollTime,
         long lastCommitTime,
         String lastError,
         long lastErrorTime,
+        String deadLetterTrouble,
         double recordsPerSecond,
-        long oldestUnfinishedAgeMs,
+        long oldestRunningAgeMs,
         long snapshotTime,
         int connectionCount,
         long lastBrokerResponseTime,
@@ -54,7 +68,7 @@ public record TaskSnapshot(
     public static TaskSnapshot initial(String threadName, String state, String subscription, String groupId,
                                        int maxInFlightRecords, int maxConcurrency) {
         return new TaskSnapshot(threadName, state, subscription, groupId, null, null, -1, null, List.of(), 0, 0, 0,
-                0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, maxInFlightRecords, maxConcurrency, 0, 0, null, 0, 0.0, 0,
-                System.currentTimeMillis(), -1, 0, 0);
+                0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, maxInFlightRecords, maxConcurrency, 0, 0, null, 0, null,
+                0.0, 0, System.currentTimeMillis(), -1, 0, 0);
     }
 }

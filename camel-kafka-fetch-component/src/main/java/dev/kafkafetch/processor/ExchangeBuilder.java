@@ -2,7 +2,8 @@ package dev.kafkafetch.processor;
 
 import dev.kafkafetch.KafkaFetchConstants;
 import dev.kafkafetch.commit.KafkaManualCommitFactory;
-import dev.kafkafetch.commit.ManualCommitGateway;
+import dev.kafkafetch.commit.ManualCommitQueue;
+import dev.kafkafetch.dispatch.WorkItem;
 import dev.kafkafetch.serde.KafkaHeaderDeserializer;
 import org.apache.camel.Exchange;
 import org.apache.camel.Message;
@@ -21,7 +22,7 @@ public final class ExchangeBuilder {
     /**
      * @param commitHeaders set CamelKafkaLastRecordBeforeCommit / CamelKafkaLastPollRecord (as camel-kafka does when
      *                      autoCommitEnable is false or allowManualCommit is true)
-     * @param manualCommits null unless allowManualCommit
+     * @param manualCommits null unless allowManualCommit (then every fill gets a commit queue)
      */
     public ExchangeBuilder(HeaderFilterStrategy headerFilterStrategy, KafkaHeaderDeserializer headerDeserializer,
                            String groupId, boolean commitHeaders, KafkaManualCommitFactory manualCommits) {
@@ -32,7 +33,7 @@ public final class ExchangeBuilder {
         this.manualCommits = manualCommits;
     }
 
-    public void fill(Exchange exchange, WorkItem item, ManualCommitGateway gateway) {
+    public void fill(Exchange exchange, WorkItem item, ManualCommitQueue commitQueue) {
         Message message = exchange.getMessage();
         message.setHeader(KafkaFetchConstants.PARTITION, item.partition());
         message.setHeader(KafkaFetchConstants.TOPIC, item.topic());
@@ -47,7 +48,7 @@ public final class ExchangeBuilder {
             message.setHeader(KafkaFetchConstants.LAST_POLL_RECORD, item.lastPollRecord());
         }
         if (manualCommits != null) {
-            message.setHeader(KafkaFetchConstants.MANUAL_COMMIT, manualCommits.newInstance(item, gateway));
+            message.setHeader(KafkaFetchConstants.MANUAL_COMMIT, manualCommits.newInstance(commitQueue.targetFor(item)));
         }
         if (item.decodeError() != null) {
             // the raw bytes go to the route's error handling together with the cause

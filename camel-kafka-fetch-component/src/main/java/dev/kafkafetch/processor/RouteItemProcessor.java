@@ -3,7 +3,9 @@ package dev.kafkafetch.processor;
 import java.util.ArrayList;
 import java.util.List;
 
-import dev.kafkafetch.commit.ManualCommitGateway;
+import dev.kafkafetch.commit.ManualCommitQueue;
+import dev.kafkafetch.dispatch.ItemProcessor;
+import dev.kafkafetch.dispatch.WorkItem;
 import org.apache.camel.AsyncCallback;
 import org.apache.camel.Exchange;
 import org.apache.camel.support.DefaultConsumer;
@@ -23,18 +25,19 @@ public final class RouteItemProcessor implements ItemProcessor {
     private final DefaultConsumer consumer;
     private final ExchangeBuilder builder;
     private final boolean failuresHandledElsewhere;
-    private final ManualCommitGateway gateway;
+    private final ManualCommitQueue manualCommits;
 
     /**
      * @param failuresHandledElsewhere a dead-letter topic or breakOnFirstError takes care of failed records: don't
      *                                 also give them to the exception handler
+     * @param manualCommits            null unless allowManualCommit
      */
     public RouteItemProcessor(DefaultConsumer consumer, ExchangeBuilder builder, boolean failuresHandledElsewhere,
-                              ManualCommitGateway gateway) {
+                              ManualCommitQueue manualCommits) {
         this.consumer = consumer;
         this.builder = builder;
         this.failuresHandledElsewhere = failuresHandledElsewhere;
-        this.gateway = gateway;
+        this.manualCommits = manualCommits;
     }
 
     @Override
@@ -45,12 +48,12 @@ public final class RouteItemProcessor implements ItemProcessor {
                 List<Exchange> records = new ArrayList<>(item.batch().size());
                 for (WorkItem r : item.batch()) {
                     Exchange child = consumer.getEndpoint().createExchange();
-                    builder.fill(child, r, gateway);
+                    builder.fill(child, r, manualCommits);
                     records.add(child);
                 }
                 exchange.getMessage().setBody(records);
             } else {
-                builder.fill(exchange, item, gateway);
+                builder.fill(exchange, item, manualCommits);
             }
         } catch (Exception e) {
             exchange.setException(e);

@@ -4,7 +4,8 @@ import java.util.List;
 import java.util.Properties;
 import java.util.regex.Pattern;
 
-import dev.kafkafetch.processor.Ordering;
+import dev.kafkafetch.dispatch.Ordering;
+import dev.kafkafetch.security.SecretMasker;
 
 /**
  * Everything a fetch task needs to know, validated and fixed when the route starts. The Kafka consumer
@@ -16,6 +17,7 @@ import dev.kafkafetch.processor.Ordering;
  * @param stallTimeoutMs 0 = stall detection off
  * @param deadLetterTopic null = no dead-letter topic
  * @param batchingIntervalMs 0 = one batch per poll
+ * @param masker       masks the configured secrets in anything shown (errors, health details)
  */
 public record TaskSettings(
         String groupId,
@@ -46,7 +48,8 @@ public record TaskSettings(
         int createConsumerBackoffMaxAttempts,
         long createConsumerBackoffIntervalMs,
         int subscribeConsumerBackoffMaxAttempts,
-        long subscribeConsumerBackoffIntervalMs) {
+        long subscribeConsumerBackoffIntervalMs,
+        SecretMasker masker) {
 
     /** The settings of task {@code index} of {@code count}: client and instance ids get a -index suffix. */
     public TaskSettings forTask(int index, int count) {
@@ -66,7 +69,7 @@ public record TaskSettings(
                 autoCommitIntervalMs, commitTimeoutMs, shutdownTimeoutMs, revokeTimeoutMs, seekTo, stallTimeoutMs,
                 deadLetterTopic, breakOnFirstError, breakOnFirstErrorMaxAttempts, allowManualCommit, batching,
                 batchingIntervalMs, createConsumerBackoffMaxAttempts, createConsumerBackoffIntervalMs,
-                subscribeConsumerBackoffMaxAttempts, subscribeConsumerBackoffIntervalMs);
+                subscribeConsumerBackoffMaxAttempts, subscribeConsumerBackoffIntervalMs, masker);
     }
 
     /** What the task subscribes to, for logs and metrics. */

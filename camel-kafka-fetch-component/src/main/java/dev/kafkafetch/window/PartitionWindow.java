@@ -1,88 +1,107 @@
 package dev.kafkafetch.window;
 
-import org.apache.kafka.common.TopicPartition;
-
 /**
- * The polled-but-not-yet-committable records of one assigned partition.
+ * The polled records of one assigned partition that are not yet committable: from the first unfinished one to the
+ * newest polled one.
  * <p>
  * Guarantee: {@link #committable()} is never past the first polled offset that is not finished; when every polled
  * record is finished it is the last polled offset + 1. Offsets need not be contiguous (compaction and transaction
  * markers leave gaps): the window stores the offsets actually polled, in poll order.
  * <p>
- * A ring of {@code long} offsets plus a finished bit per slot: {@link #append} on poll, {@link #finish} on completion,
- * the head advances over finished slots. O(1) amortised per record, no boxing, memory proportional to the number of
- * records between the first unfinished one and the newest polled one (the ring grows by doubling and never beyond
- * that). Confined to the fetch thread.
+ * A ring of {@code long} offsets plus, per slot, a finished bit and the generation it was appended in:
+ * {@link #append} on poll, {@link #finish} on completion, the head advances over finished slots. A seek back
+ * ({@link #truncateFrom}) drops the newest slots and starts a new generation, so a late completion of a dropped record
+ * can never finish the record that is polled again into its slot. O(1) amortised per record, no boxing, memory
+ * proportional to {@link #size()} (the ring grows by doubling). Confined to the fetch thread.
  */
 public final class PartitionWindow {
 
     private static final int INITIAL_CAPACITY = 64;
 
-    private final TopicPartition partition;
     private long[] offsets = new long[INITIAL_CAPACITY];
     private boolean[] finished = new boolean[INITIAL_CAPACITY];
+    private int[] generations = new int[INITIAL_CAPACITY];
     private int mask = INITIAL_CAPACITY - 1;
     /** Sequence number of the oldest slot still held (the first unfinished record, or tail when empty). */
     private long head;
     /** Sequence number the next appended record gets. */
     private long tail;
+    private int generation;
     private int unfinished;
-    /** Offset + 1 of the newest record that was released from the head, or -1 when none yet. */
+    /** Offset + 1 of the newest record released from the head, or -1 when none yet. */
     private long releasedUpTo = -1;
-    private long lastCommitted = -1;
     private long lastPolled = -1;
-    private boolean retired;
-    /** The offset a manual commit asked for, waiting for earlier records to finish; -1 when none. */
-    private long manualTarget = -1;
-
-    public PartitionWindow(TopicPartition partition) {
-        this.partition = partition;
-    }
-
-    public TopicPartition partition() {
-        return partition;
-    }
 
     /**
-     * Records a polled offset and returns its sequence number, to be handed back to {@link #finish(long)}.
+     * Records a polled offset and returns its sequence number, to be handed back to {@link #finish} together with
+     * {@link #generation()} as it is now.
      *
-     * @throws IllegalArgumentException if the offset is not greater than the previously appended one
+     * @throws IllegalArgumentException if the offset is not greater than the newest one held
      */
     public long append(long offset) {
-        if (tail > head && offset <= offsets[(int) ((tail - 1) & mask)]) {
-            throw new IllegalArgumentException(
-                    "offset " + offset + " of " + partition + " is not after the previous polled offset");
+        if (tail > head && offset <= offsets[slot(tail - 1)]) {
+            throw new IllegalArgumentException("offset " + offset + " is not after the previous polled offset "
+                                               + offsets[slot(tail - 1)]);
         }
         if (tail - head == offsets.length) {
             grow();
         }
-        int slot = (int) (tail & mask);
+        int slot = slot(tail);
         offsets[slot] = offset;
         finished[slot] = false;
+        generations[slot] = generation;
         unfinished++;
         lastPolled = offset;
         return tail++;
     }
 
+    /** The generation records appended now belong to. */
+    public int generation() {
+        return generation;
+    }
+
     /**
-     * Marks the record with the given sequence number finished. Returns false (and changes nothing) when that record
-     * was already finished or is no longer in the window.
+     * Marks a record finished. Returns false, changing nothing, when that record was already finished, was dropped by
+     * {@link #truncateFrom}, or was released.
      */
-    public boolean finish(long seq) {
+    public boolean finish(long seq, int appendedIn) {
         if (seq < head || seq >= tail) {
             return false;
         }
-        int slot = (int) (seq & mask);
-        if (finished[slot]) {
+        int slot = slot(seq);
+        if (finished[slot] || generations[slot] != appendedIn) {
             return false;
         }
         finished[slot] = true;
         unfinished--;
-        while (head < tail && finished[(int) (head & mask)]) {
-            releasedUpTo = offsets[(int) (head & mask)] + 1;
+        while (head < tail && finished[slot(head)]) {
+            releasedUpTo = offsets[slot(head)] + 1;
             head++;
         }
         return true;
+    }
+
+    /** True when the record is held here and not finished (not released, not dropped by a seek back). */
+    public boolean holdsUnfinished(long seq, int appendedIn) {
+        return seq >= head && seq < tail && !finished[slot(seq)] && generations[slot(seq)] == appendedIn;
+    }
+
+    /**
+     * Drops every held record at or after {@code offset} (the partition is sought back there, so they will be polled
+     * again) and starts a new generation. Returns how many unfinished records were dropped.
+     */
+    public int truncateFrom(long offset) {
+        int dropped = 0;
+        while (tail > head && offsets[slot(tail - 1)] >= offset) {
+            tail--;
+            if (!finished[slot(tail)]) {
+                dropped++;
+            }
+        }
+        unfinished -= dropped;
+        generation++;
+        lastPolled = tail > head ? offsets[slot(tail - 1)] : Math.min(lastPolled, offset - 1);
+        return dropped;
     }
 
     /**
@@ -95,10 +114,10 @@ public final class PartitionWindow {
 
     /** Offset of the oldest unfinished record, or -1 when every polled record is finished. */
     public long firstUnfinishedOffset() {
-        return head < tail ? offsets[(int) (head & mask)] : -1;
+        return head < tail ? offsets[slot(head)] : -1;
     }
 
-    /** The newest polled offset, or -1 when nothing was polled. */
+    /** The newest polled offset still meaningful for the position, or -1 when nothing was polled. */
     public long lastPolledOffset() {
         return lastPolled;
     }
@@ -108,7 +127,7 @@ public final class PartitionWindow {
         return unfinished;
     }
 
-    /** Slots held: from the first unfinished record to the newest polled one. */
+    /** Records held: from the first unfinished one to the newest polled one, finished or not. */
     public int size() {
         return (int) (tail - head);
     }
@@ -117,62 +136,32 @@ public final class PartitionWindow {
         return offsets.length;
     }
 
-    public long lastCommitted() {
-        return lastCommitted;
-    }
-
-    public void committed(long offset) {
-        this.lastCommitted = offset;
-    }
-
-    /** True when there is a committable offset beyond the last committed one. */
-    public boolean hasUncommitted() {
-        return releasedUpTo > lastCommitted;
-    }
-
-    /** Remembers that a manual commit asked for {@code offset}; kept until it is committed. */
-    public void requestManualCommit(long offset) {
-        manualTarget = Math.max(manualTarget, offset);
-    }
-
-    /**
-     * What a manual commit may write now: the offset asked for by hand, but never past the first unfinished record;
-     * -1 when there is nothing new to commit.
-     */
-    public long manualCommittable() {
-        long target = Math.min(manualTarget, releasedUpTo);
-        return target > lastCommitted ? target : -1;
-    }
-
-    /** The partition was revoked, lost or reset: late completions for it must be ignored. */
-    public void retire() {
-        retired = true;
-    }
-
-    public boolean isRetired() {
-        return retired;
+    private int slot(long seq) {
+        return (int) (seq & mask);
     }
 
     private void grow() {
         int newCapacity = offsets.length << 1;
         if (newCapacity <= 0) {
-            throw new IllegalStateException("window of " + partition + " cannot grow beyond " + offsets.length);
+            throw new IllegalStateException("partition window cannot grow beyond " + offsets.length);
         }
         long[] newOffsets = new long[newCapacity];
         boolean[] newFinished = new boolean[newCapacity];
+        int[] newGenerations = new int[newCapacity];
         int newMask = newCapacity - 1;
         for (long s = head; s < tail; s++) {
-            newOffsets[(int) (s & newMask)] = offsets[(int) (s & mask)];
-            newFinished[(int) (s & newMask)] = finished[(int) (s & mask)];
+            newOffsets[(int) (s & newMask)] = offsets[slot(s)];
+            newFinished[(int) (s & newMask)] = finished[slot(s)];
+            newGenerations[(int) (s & newMask)] = generations[slot(s)];
         }
         offsets = newOffsets;
         finished = newFinished;
+        generations = newGenerations;
         mask = newMask;
     }
 
     @Override
     public String toString() {
-        return "PartitionWindow[" + partition + " unfinished=" + unfinished + " size=" + size() + " committable="
-               + releasedUpTo + "]";
+        return "PartitionWindow[unfinished=" + unfinished + " size=" + size() + " committable=" + releasedUpTo + "]";
     }
 }

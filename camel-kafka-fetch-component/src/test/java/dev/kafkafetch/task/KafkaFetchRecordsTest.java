@@ -12,9 +12,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.kafkafetch.error.ConfiguredPollExceptionStrategy;
 import dev.kafkafetch.error.PollOnError;
-import dev.kafkafetch.processor.ItemProcessor;
-import dev.kafkafetch.processor.Ordering;
-import dev.kafkafetch.processor.RecordDecoder;
+import dev.kafkafetch.dispatch.ItemProcessor;
+import dev.kafkafetch.dispatch.Ordering;
+import dev.kafkafetch.security.SecretMasker;
+import dev.kafkafetch.serde.RecordDecoder;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.MockConsumer;
 import org.apache.kafka.common.KafkaException;
@@ -46,7 +47,7 @@ class KafkaFetchRecordsTest {
     private TaskSettings settings() {
         return new TaskSettings("g", new Properties(), new Properties(), StringDeserializer.class,
                 StringDeserializer.class, List.of("t"), null, 50, 100, 1000, 4, Ordering.PARTITION, true, 100, 1000,
-                2000, 1000, null, 0, null, false, 0, false, false, 0, 0, 10, 0, 10);
+                2000, 1000, null, 0, null, false, 0, false, false, 0, 0, 10, 0, 10, new SecretMasker(List.of()));
     }
 
     private KafkaFetchRecords start(PollOnError onError) {
@@ -63,7 +64,7 @@ class KafkaFetchRecordsTest {
             mock = m;
             return m;
         }, () -> new RecordDecoder(new StringDeserializer(), new StringDeserializer(), Map.of()),
-                gateway -> processor, threads, new org.apache.camel.support.LoggingExceptionHandler(null, getClass()),
+                commitQueue -> processor, threads, new org.apache.camel.support.LoggingExceptionHandler(null, getClass()),
                 new ConfiguredPollExceptionStrategy(onError),
                 null);
         threads.submit(task);

@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Random;
 import java.util.TreeSet;
 
-import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
 
@@ -15,18 +14,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class PartitionWindowTest {
 
-    private final TopicPartition tp = new TopicPartition("t", 0);
-
     @Test
     void nothingCommittableBeforeTheFirstRecordFinishes() {
-        PartitionWindow w = new PartitionWindow(tp);
+        PartitionWindow w = new PartitionWindow();
         assertThat(w.committable()).isEqualTo(-1);
         long s0 = w.append(10);
         long s1 = w.append(11);
-        w.finish(s1);
+        w.finish(s1, 0);
         assertThat(w.committable()).isEqualTo(-1);
         assertThat(w.firstUnfinishedOffset()).isEqualTo(10);
-        w.finish(s0);
+        w.finish(s0, 0);
         assertThat(w.committable()).isEqualTo(12);
         assertThat(w.unfinished()).isZero();
         assertThat(w.size()).isZero();
@@ -34,51 +31,93 @@ class PartitionWindowTest {
 
     @Test
     void gapsInOffsetsAreRespected() {
-        PartitionWindow w = new PartitionWindow(tp);
+        PartitionWindow w = new PartitionWindow();
         long a = w.append(5);
         long b = w.append(9); // 6..8 compacted away
         long c = w.append(20);
-        w.finish(a);
+        w.finish(a, 0);
         assertThat(w.committable()).isEqualTo(6);
-        w.finish(c);
+        w.finish(c, 0);
         assertThat(w.committable()).isEqualTo(6);
-        w.finish(b);
+        w.finish(b, 0);
         assertThat(w.committable()).isEqualTo(21);
     }
 
     @Test
     void finishingTwiceOrOutsideTheWindowChangesNothing() {
-        PartitionWindow w = new PartitionWindow(tp);
+        PartitionWindow w = new PartitionWindow();
         long a = w.append(1);
-        assertThat(w.finish(a)).isTrue();
-        assertThat(w.finish(a)).isFalse();
-        assertThat(w.finish(a + 5)).isFalse();
+        assertThat(w.finish(a, 0)).isTrue();
+        assertThat(w.finish(a, 0)).isFalse();
+        assertThat(w.finish(a + 5, 0)).isFalse();
         assertThat(w.unfinished()).isZero();
     }
 
     @Test
     void offsetsMustIncrease() {
-        PartitionWindow w = new PartitionWindow(tp);
+        PartitionWindow w = new PartitionWindow();
         w.append(7);
         assertThatThrownBy(() -> w.append(7)).isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
     void memoryFollowsTheWindowNotTheTopic() {
-        PartitionWindow w = new PartitionWindow(tp);
+        PartitionWindow w = new PartitionWindow();
         // a million records, never more than 100 unfinished at once
         List<Long> open = new ArrayList<>();
         for (long offset = 0; offset < 1_000_000; offset++) {
             open.add(w.append(offset));
             if (open.size() == 100) {
                 for (long s : open) {
-                    w.finish(s);
+                    w.finish(s, 0);
                 }
                 open.clear();
             }
         }
         assertThat(w.capacity()).isLessThanOrEqualTo(128);
         assertThat(w.committable()).isEqualTo(1_000_000);
+    }
+
+    @Test
+    void aSeekBackDropsTheNewestRecordsAndIgnoresTheirLateCompletions() {
+        PartitionWindow w = new PartitionWindow();
+        long a = w.append(10);
+        long b = w.append(11);
+        long c = w.append(12);
+        int before = w.generation();
+        w.finish(a, before);
+        assertThat(w.truncateFrom(11)).isEqualTo(2);
+        assertThat(w.unfinished()).isZero();
+        assertThat(w.size()).isZero();
+        assertThat(w.lastPolledOffset()).isEqualTo(10);
+        // polled again into the same slots, in a new generation
+        long b2 = w.append(11);
+        long c2 = w.append(12);
+        assertThat(b2).isEqualTo(b);
+        assertThat(w.finish(c, before)).as("a late completion from before the seek back").isFalse();
+        assertThat(w.finish(b, before)).isFalse();
+        assertThat(w.committable()).isEqualTo(11);
+        assertThat(w.finish(c2, w.generation())).isTrue();
+        assertThat(w.committable()).isEqualTo(11);
+        assertThat(w.finish(b2, w.generation())).isTrue();
+        assertThat(w.committable()).isEqualTo(13);
+    }
+
+    @Test
+    void aSeekBackKeepsEarlierRecordsAndNeverUnreleasesFinishedOnes() {
+        PartitionWindow w = new PartitionWindow();
+        long a = w.append(1);
+        long b = w.append(2);
+        long c = w.append(3);
+        int g = w.generation();
+        w.finish(a, g);
+        assertThat(w.truncateFrom(3)).isEqualTo(1);
+        assertThat(w.firstUnfinishedOffset()).isEqualTo(2);
+        assertThat(w.finish(b, g)).as("an earlier record still finishes").isTrue();
+        assertThat(w.committable()).isEqualTo(3);
+        assertThat(w.truncateFrom(0)).isZero();
+        assertThat(w.committable()).as("released records stay released").isEqualTo(3);
+        assertThat(w.finish(c, g)).isFalse();
     }
 
     /**
@@ -91,7 +130,7 @@ class PartitionWindowTest {
         Random random = new Random();
         long seed = random.nextLong();
         random.setSeed(seed);
-        PartitionWindow w = new PartitionWindow(tp);
+        PartitionWindow w = new PartitionWindow();
         int n = 1 + random.nextInt(2000);
         long[] offsets = new long[n];
         long[] seqs = new long[n];
@@ -112,7 +151,7 @@ class PartitionWindowTest {
             } else {
                 Collections.shuffle(order, random);
                 int i = order.remove(order.size() - 1);
-                assertThat(w.finish(seqs[i])).as("seed %d", seed).isTrue();
+                assertThat(w.finish(seqs[i], 0)).as("seed %d", seed).isTrue();
                 unfinished.remove(offsets[i]);
             }
             long committable = w.committable();

@@ -111,9 +111,11 @@ public class KafkaFetchDevConsole extends AbstractDevConsole {
         sb.append(String.format("    Subscription: %s  group: %s  instance: %s  member: %s  generation: %s  client: %s%n",
                 t.subscription(), dash(t.groupId()), dash(t.groupInstanceId()), dash(t.memberId()),
                 t.generation() < 0 ? "-" : String.valueOf(t.generation()), dash(t.clientId())));
-        sb.append(String.format("    In flight: %d/%d  running: %d/%d  queued: %d  oldest unfinished: %s%n",
-                t.inFlight(), t.maxInFlightRecords(), t.running(), t.maxConcurrency(), t.queued(),
-                t.oldestUnfinishedAgeMs() > 0 ? TimeUtils.printDuration(t.oldestUnfinishedAgeMs(), true) : "-"));
+        sb.append(String.format(
+                "    Held: %d/%d (peak %d)  in flight: %d  running: %d/%d  queued: %d  longest running: %s%s%n",
+                t.held(), t.maxInFlightRecords(), t.peakHeld(), t.inFlight(), t.running(), t.maxConcurrency(),
+                t.queued(), t.oldestRunningAgeMs() > 0 ? TimeUtils.printDuration(t.oldestRunningAgeMs(), true) : "-",
+                t.stalledRunning() > 0 ? "  stalled, still on their threads: " + t.stalledRunning() : ""));
         sb.append(String.format(Locale.ROOT,
                 "    Records: polled %d  finished %d  failed %d  dead-lettered %d  stalled %d  rate %.1f/s (last minute)%n",
                 t.recordsPolled(), t.recordsFinished(), t.recordsFailed(), t.recordsDeadLettered(),
@@ -123,6 +125,9 @@ public class KafkaFetchDevConsole extends AbstractDevConsole {
                 t.polls(), t.commits(), t.commitFailures(), t.rebalances(), t.reconnects(), t.backPressurePauses()));
         sb.append(String.format("    Last poll: %s  last commit: %s  snapshot age: %s%n", ago(t.lastPollTime(), now),
                 ago(t.lastCommitTime(), now), TimeUtils.printDuration(Math.max(0, now - t.snapshotTime()), true)));
+        if (t.deadLetterTrouble() != null) {
+            sb.append(String.format("    Dead letters: %s%n", t.deadLetterTrouble()));
+        }
         if (t.lastError() != null) {
             sb.append(String.format("    Last error: %s (%s)%n", t.lastError(), ago(t.lastErrorTime(), now)));
         } else {
@@ -144,13 +149,13 @@ public class KafkaFetchDevConsole extends AbstractDevConsole {
         for (PartitionSnapshot p : sorted) {
             width = Math.max(width, p.topic().length() + 1 + String.valueOf(p.partition()).length());
         }
-        String row = "      %-" + width + "s %10s %10s %12s %10s %8s %10s  %s%n";
+        String row = "      %-" + width + "s %10s %10s %12s %10s %8s %10s %8s  %s%n";
         sb.append(String.format("    Partitions:%n"));
         sb.append(String.format(row, "PARTITION", "POSITION", "COMMITTED", "COMMITTABLE", "END", "LAG", "IN-FLIGHT",
-                "PAUSED"));
+                "HELD", "PAUSED"));
         for (PartitionSnapshot p : sorted) {
             sb.append(String.format(row, p.topic() + "-" + p.partition(), num(p.position()), num(p.committed()),
-                    num(p.committable()), num(p.endOffset()), num(p.lag()), p.inFlight(),
+                    num(p.committable()), num(p.endOffset()), num(p.lag()), p.inFlight(), p.held(),
                     p.paused() ? "yes (" + p.pausedReason() + ")" : "no"));
         }
     }
@@ -203,10 +208,13 @@ public class KafkaFetchDevConsole extends AbstractDevConsole {
         j.put("generation", t.generation());
         j.put("clientId", t.clientId());
         j.put("inFlight", t.inFlight());
+        j.put("held", t.held());
+        j.put("peakHeld", t.peakHeld());
         j.put("maxInFlightRecords", t.maxInFlightRecords());
         j.put("running", t.running());
         j.put("maxConcurrency", t.maxConcurrency());
         j.put("queued", t.queued());
+        j.put("stalledRunning", t.stalledRunning());
         j.put("polls", t.polls());
         j.put("recordsPolled", t.recordsPolled());
         j.put("recordsFinished", t.recordsFinished());
@@ -219,11 +227,12 @@ public class KafkaFetchDevConsole extends AbstractDevConsole {
         j.put("reconnects", t.reconnects());
         j.put("backPressurePauses", t.backPressurePauses());
         j.put("recordsPerSecond", t.recordsPerSecond());
-        j.put("oldestUnfinishedAgeMs", t.oldestUnfinishedAgeMs());
+        j.put("oldestRunningAgeMs", t.oldestRunningAgeMs());
         j.put("lastPollTime", t.lastPollTime());
         j.put("lastCommitTime", t.lastCommitTime());
         j.put("lastError", t.lastError());
         j.put("lastErrorTime", t.lastErrorTime());
+        j.put("deadLetterTrouble", t.deadLetterTrouble());
         j.put("snapshotTime", t.snapshotTime());
         j.put("snapshotAgeMs", Math.max(0, now - t.snapshotTime()));
         long lag = -1;
@@ -248,6 +257,7 @@ public class KafkaFetchDevConsole extends AbstractDevConsole {
                 pj.put("endOffset", p.endOffset());
                 pj.put("lag", p.lag());
                 pj.put("inFlight", p.inFlight());
+                pj.put("held", p.held());
                 pj.put("paused", p.paused());
                 pj.put("pausedReason", p.pausedReason());
                 parts.add(pj);

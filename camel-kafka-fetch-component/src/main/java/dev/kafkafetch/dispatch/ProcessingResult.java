@@ -1,4 +1,4 @@
-package dev.kafkafetch.processor;
+package dev.kafkafetch.dispatch;
 
 /**
  * What happened to one record (or batch) in the route, as told to a Pausable EIP listener.

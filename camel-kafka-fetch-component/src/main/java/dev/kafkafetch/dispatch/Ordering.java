@@ -1,4 +1,4 @@
-package dev.kafkafetch.processor;
+package dev.kafkafetch.dispatch;
 
 /** Which records of a fetch task may be in the route at the same time. */
 public enum Ordering {

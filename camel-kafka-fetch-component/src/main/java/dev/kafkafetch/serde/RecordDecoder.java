@@ -1,13 +1,15 @@
-package dev.kafkafetch.processor;
+package dev.kafkafetch.serde;
 
 import java.util.Map;
 
-import dev.kafkafetch.window.PartitionWindow;
+import dev.kafkafetch.dispatch.WorkItem;
+import dev.kafkafetch.window.PartitionState;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.serialization.Deserializer;
 
 /**
- * Turns a polled raw record into a {@link WorkItem} with the user's key and value deserializers. The consumer itself
+ * Turns a polled raw record into a {@link WorkItem} with the user's key and value deserializers, after entering it in
+ * its partition's window (so no polled record can escape the window, whatever happens next). The consumer itself
  * reads bytes, so a record that cannot be deserialized fails alone, at its exact partition and offset, instead of
  * failing the poll of every partition. Confined to the fetch thread (deserializers need not be thread-safe).
  */
@@ -24,8 +26,9 @@ public final class RecordDecoder implements AutoCloseable {
         valueDeserializer.configure(consumerConfig, false);
     }
 
-    public WorkItem decode(PartitionWindow window, ConsumerRecord<byte[], byte[]> record) {
-        long seq = window.append(record.offset());
+    public WorkItem decode(PartitionState state, ConsumerRecord<byte[], byte[]> record) {
+        int generation = state.generation();
+        long seq = state.append(record.offset());
         Object key = null;
         Object value = null;
         Exception error = null;
@@ -35,8 +38,8 @@ public final class RecordDecoder implements AutoCloseable {
         } catch (Exception e) {
             error = e;
         }
-        return new WorkItem(window, seq, record.offset(), record.timestamp(), record.key(), record.value(),
-                record.headers(), key, value, error, System.nanoTime());
+        return new WorkItem(state, seq, generation, state.attemptFor(record.offset()), record.offset(),
+                record.timestamp(), record.key(), record.value(), record.headers(), key, value, error);
     }
 
     @Override

@@ -1,4 +1,4 @@
-package dev.kafkafetch.processor;
+package dev.kafkafetch.dispatch;
 
 import org.apache.camel.AsyncCallback;
 

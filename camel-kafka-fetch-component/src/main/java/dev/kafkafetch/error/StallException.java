@@ -1,6 +1,6 @@
-package dev.kafkafetch.task;
+package dev.kafkafetch.error;
 
-import dev.kafkafetch.processor.WorkItem;
+import dev.kafkafetch.dispatch.WorkItem;
 
 /** A record has been in the route longer than stallTimeoutMs; carries the worker thread's stack when known. */
 public final class StallException extends Exception {

@@ -1,0 +1,381 @@
+package dev.kafkafetch.dispatch;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executor;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
+
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * Runs the records of one fetch task through the route on worker threads.
+ * <p>
+ * Guarantees: at most {@code maxConcurrency} records run at once; records of one ordering lane (a partition for
+ * {@link Ordering#PARTITION}, a key within a partition for {@link Ordering#KEY}, every batch when batches run in order)
+ * run one at a time in the order they were submitted. Lanes are keyed by topic-partition and key, never by the
+ * partition's state, so a record still running from before a seek back or a re-assignment keeps blocking its lane
+ * (DESIGN §4.6). A record whose partition is retired or waits for a seek back is never started: it is dropped and
+ * handed to the next {@link #cancel} call. A record that completes hands its worker thread straight to the next ready
+ * one, so a synchronous route costs no thread hop per record. {@link #submitAll} never waits for the route. Finished
+ * records go to {@code onDone} exactly once (never cancelled or abandoned ones).
+ */
+public final class Dispatcher {
+
+    private static final Object BATCH_LANE = new Object();
+
+    private final Ordering ordering;
+    private final boolean batchesInOrder;
+    private final int maxConcurrency;
+    private final int maxAbandoned;
+    private final Executor executor;
+    private final ItemProcessor processor;
+    private final Consumer<WorkItem> onDone;
+
+    private final Object lock = new Object();
+    private final ArrayDeque<WorkItem> ready = new ArrayDeque<>();
+    private final Map<Object, ArrayDeque<WorkItem>> lanes = new HashMap<>();
+    /** Blocked records taken off the ready queue, waiting for the fetch thread's next cancel(). */
+    private final List<WorkItem> dropped = new ArrayList<>();
+    /** Running records: an intrusive doubly-linked list (O(1) add and remove, no hashing), and its size. */
+    private WorkItem runHead;
+    private int runningCount;
+    private int queued;
+    /** Abandoned (stalled) records whose thread has not come back yet. */
+    private int abandonedRunning;
+    private boolean held;
+
+    /**
+     * @param batchesInOrder batches run one after another (else, with UNORDERED, up to maxConcurrency at once)
+     * @param maxAbandoned   how many abandoned records may still hold their thread before no more are abandoned
+     */
+    public Dispatcher(Ordering ordering, boolean batchesInOrder, int maxConcurrency, int maxAbandoned,
+                      Executor executor, ItemProcessor processor, Consumer<WorkItem> onDone) {
+        this.ordering = ordering;
+        this.batchesInOrder = batchesInOrder;
+        this.maxConcurrency = maxConcurrency;
+        this.maxAbandoned = maxAbandoned;
+        this.executor = executor;
+        this.processor = processor;
+        this.onDone = onDone;
+    }
+
+    /** Queues records (in order) behind their lanes under one lock, and starts whatever may start now. */
+    public void submitAll(List<WorkItem> items) {
+        List<WorkItem> toStart;
+        synchronized (lock) {
+            for (int i = 0, n = items.size(); i < n; i++) {
+                enqueue(items.get(i));
+            }
+            toStart = takeStartable(null);
+        }
+        startAll(toStart);
+    }
+
+    private void enqueue(WorkItem item) {
+        queued++;
+        Object laneKey = laneKey(item);
+        item.lane = laneKey;
+        if (laneKey == null) {
+            ready.add(item);
+            return;
+        }
+        ArrayDeque<WorkItem> lane = lanes.get(laneKey);
+        if (lane == null) {
+            // the lane is idle: its record is ready; the (empty) deque marks the lane busy
+            lanes.put(laneKey, new ArrayDeque<>(4));
+            ready.add(item);
+        } else {
+            lane.add(item);
+        }
+    }
+
+    /** Stops (true) or allows again (false) starting queued records; running ones are not affected. */
+    public void hold(boolean hold) {
+        List<WorkItem> toStart;
+        synchronized (lock) {
+            held = hold;
+            toStart = hold ? List.of() : takeStartable(null);
+        }
+        startAll(toStart);
+    }
+
+    /**
+     * Removes every queued (not yet started) record that matches, marking it CANCELLED, and returns them together with
+     * the records dropped since the last call because they were blocked. Running records are left alone.
+     */
+    public List<WorkItem> cancel(Predicate<WorkItem> which) {
+        List<WorkItem> cancelled;
+        List<WorkItem> toStart;
+        synchronized (lock) {
+            cancelled = new ArrayList<>(dropped);
+            dropped.clear();
+            for (ArrayDeque<WorkItem> lane : lanes.values()) {
+                for (Iterator<WorkItem> it = lane.iterator(); it.hasNext();) {
+                    WorkItem item = it.next();
+                    if (which.test(item)) {
+                        it.remove();
+                        cancelOne(item, cancelled);
+                    }
+                }
+            }
+            // a cancelled ready record that heads its lane hands the lane to the next one, which may match as well
+            boolean again = true;
+            while (again) {
+                again = false;
+                for (Iterator<WorkItem> it = ready.iterator(); it.hasNext();) {
+                    WorkItem item = it.next();
+                    if (which.test(item)) {
+                        it.remove();
+                        cancelOne(item, cancelled);
+                        again |= releaseLane(item);
+                    }
+                }
+            }
+            toStart = takeStartable(null);
+        }
+        startAll(toStart);
+        return cancelled;
+    }
+
+    private void cancelOne(WorkItem item, List<WorkItem> into) {
+        item.transition(WorkItem.QUEUED, WorkItem.CANCELLED);
+        queued--;
+        into.add(item);
+    }
+
+    /**
+     * Gives up on a running record (it stalled): its lane and slot are released so its partition moves on; its late
+     * completion is ignored. Returns false when it is no longer running, or when {@code maxAbandoned} abandoned
+     * records still hold their threads (it then keeps its slot).
+     */
+    public boolean abandon(WorkItem item) {
+        List<WorkItem> toStart;
+        synchronized (lock) {
+            if (abandonedRunning >= maxAbandoned || !item.transition(WorkItem.RUNNING, WorkItem.ABANDONED)) {
+                return false;
+            }
+            abandonedRunning++;
+            unlinkRunning(item);
+            releaseLane(item);
+            toStart = takeStartable(null);
+        }
+        startAll(toStart);
+        return true;
+    }
+
+    /** Running records, copied. */
+    public List<WorkItem> running() {
+        synchronized (lock) {
+            List<WorkItem> copy = new ArrayList<>(runningCount);
+            for (WorkItem w = runHead; w != null; w = w.runNext) {
+                copy.add(w);
+            }
+            return copy;
+        }
+    }
+
+    /** Running records that match. */
+    public int runningCount(Predicate<WorkItem> which) {
+        synchronized (lock) {
+            int n = 0;
+            for (WorkItem item = runHead; item != null; item = item.runNext) {
+                if (which.test(item)) {
+                    n++;
+                }
+            }
+            return n;
+        }
+    }
+
+    /** What the dispatcher holds, read under one lock and without copying, for the task's snapshot. */
+    public record Load(int running, int queued, int abandonedRunning, long oldestStartedAtNanos) {
+    }
+
+    public Load load() {
+        synchronized (lock) {
+            long oldest = 0;
+            for (WorkItem w = runHead; w != null; w = w.runNext) {
+                long started = w.startedAtNanos;
+                if (started != 0 && (oldest == 0 || started < oldest)) {
+                    oldest = started;
+                }
+            }
+            return new Load(runningCount, queued, abandonedRunning, oldest);
+        }
+    }
+
+    private Object laneKey(WorkItem item) {
+        if (item.batch != null) {
+            return batchesInOrder ? BATCH_LANE : null;
+        }
+        switch (ordering) {
+            case PARTITION:
+                return item.topicPartition();
+            case KEY:
+                return item.rawKey == null ? null : new KeyLane(item.topicPartition(), ByteBuffer.wrap(item.rawKey));
+            default:
+                return null;
+        }
+    }
+
+    /** Under lock: moves ready records to running while slots are free. */
+    private List<WorkItem> takeStartable(List<WorkItem> into) {
+        List<WorkItem> out = into;
+        WorkItem item;
+        while ((item = nextStartable()) != null) {
+            if (out == null) {
+                out = new ArrayList<>(4);
+            }
+            out.add(item);
+        }
+        return out == null ? List.of() : out;
+    }
+
+    /** Under lock: the next ready record that may start now, made RUNNING; blocked ones are dropped on the way. */
+    private WorkItem nextStartable() {
+        while (!held && runningCount < maxConcurrency && !ready.isEmpty()) {
+            WorkItem item = ready.poll();
+            queued--;
+            if (item.isBlocked()) {
+                item.transition(WorkItem.QUEUED, WorkItem.CANCELLED);
+                dropped.add(item);
+                releaseLane(item);
+                continue;
+            }
+            if (item.transition(WorkItem.QUEUED, WorkItem.RUNNING)) {
+                linkRunning(item);
+                return item;
+            }
+        }
+        return null;
+    }
+
+    /** Under lock: the item's lane passes to its next record, or becomes idle. True when a record became ready. */
+    private boolean releaseLane(WorkItem item) {
+        if (item.lane == null) {
+            return false;
+        }
+        ArrayDeque<WorkItem> lane = lanes.get(item.lane);
+        if (lane == null) {
+            return false;
+        }
+        WorkItem next = lane.poll();
+        if (next == null) {
+            lanes.remove(item.lane);
+            return false;
+        }
+        ready.add(next);
+        return true;
+    }
+
+    private void linkRunning(WorkItem item) {
+        item.runPrev = null;
+        item.runNext = runHead;
+        if (runHead != null) {
+            runHead.runPrev = item;
+        }
+        runHead = item;
+        item.inRunning = true;
+        runningCount++;
+    }
+
+    private void unlinkRunning(WorkItem item) {
+        if (!item.inRunning) {
+            return;
+        }
+        if (item.runPrev != null) {
+            item.runPrev.runNext = item.runNext;
+        } else {
+            runHead = item.runNext;
+        }
+        if (item.runNext != null) {
+            item.runNext.runPrev = item.runPrev;
+        }
+        item.runPrev = null;
+        item.runNext = null;
+        item.inRunning = false;
+        runningCount--;
+    }
+
+    private void startAll(List<WorkItem> items) {
+        for (int i = 0, n = items.size(); i < n; i++) {
+            WorkItem item = items.get(i);
+            executor.execute(() -> runFrom(item));
+        }
+    }
+
+    /**
+     * Runs the item and, while the route completes on this thread, the next ready ones on the same thread. Camel may
+     * report a completion as asynchronous even when it happened on the calling thread (its reactive executor does):
+     * such a completion is treated as synchronous, so a plain route costs no thread hop per record.
+     */
+    private void runFrom(WorkItem first) {
+        Thread self = Thread.currentThread();
+        WorkItem item = first;
+        while (item != null) {
+            final WorkItem current = item;
+            current.doneHere = false;
+            current.worker = self;
+            current.startedAtNanos = System.nanoTime();
+            boolean sync;
+            try {
+                sync = processor.process(current, doneSync -> {
+                    if (doneSync) {
+                        return;
+                    }
+                    if (Thread.currentThread() == self && !current.doneHere) {
+                        current.doneHere = true; // still inside process() on this thread: the loop carries on
+                        return;
+                    }
+                    WorkItem next = complete(current);
+                    if (next != null) {
+                        executor.execute(() -> runFrom(next));
+                    }
+                });
+            } catch (Throwable t) {
+                // the processor contract is to report failures through the item; never lose the slot
+                current.fail("failed", t instanceof Exception ? (Exception) t : new RuntimeException(t));
+                sync = true;
+            }
+            item = sync || current.doneHere ? complete(current) : null;
+        }
+    }
+
+    /** Marks the item done, releases its lane and slot, and returns the next record this thread should run. */
+    private WorkItem complete(WorkItem item) {
+        boolean done = item.transition(WorkItem.RUNNING, WorkItem.DONE);
+        item.worker = null;
+        if (done) {
+            try {
+                onDone.accept(item);
+            } catch (RuntimeException e) {
+                // onDone routes failures itself; an error here must not cost the slot or the thread
+            }
+        }
+        WorkItem mine;
+        List<WorkItem> others;
+        synchronized (lock) {
+            if (done) {
+                unlinkRunning(item);
+                releaseLane(item);
+            } else {
+                abandonedRunning--; // an abandoned record's thread came back
+            }
+            // this thread keeps the first startable record; any others go to the pool
+            mine = nextStartable();
+            others = mine == null ? List.of() : takeStartable(null);
+        }
+        startAll(others);
+        return mine;
+    }
+
+    /** Lane of one key within one partition; keys compare by their bytes. */
+    private record KeyLane(TopicPartition partition, ByteBuffer key) {
+    }
+}

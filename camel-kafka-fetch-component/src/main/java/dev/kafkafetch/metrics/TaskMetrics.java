@@ -1,0 +1,157 @@
+package dev.kafkafetch.metrics;
+
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import dev.kafkafetch.commit.CommitManager;
+import dev.kafkafetch.dispatch.Dispatcher;
+import dev.kafkafetch.security.SecretMasker;
+
+/**
+ * The counters of one fetch task and the snapshots built from them.
+ * <p>
+ * Guarantees: counters are written by the fetch thread only; the last error and the dead-letter trouble may be set
+ * from any thread and are masked once, here, before anyone can read them (DESIGN §4.8); a published
+ * {@link TaskSnapshot} is immutable, so readers never block the fetch thread.
+ */
+public final class TaskMetrics {
+
+    private final String threadName;
+    private final String subscription;
+    private final String groupId;
+    private final int maxInFlightRecords;
+    private final int maxConcurrency;
+    private final SecretMasker masker;
+    private final RateMeter rate = new RateMeter();
+
+    private long polls;
+    private long recordsPolled;
+    private long recordsFinished;
+    private long recordsFailed;
+    private long recordsDeadLettered;
+    private long recordsStalled;
+    private long rebalances;
+    private long reconnects;
+    private long backPressurePauses;
+    private long lastPollTime;
+    private long markedFinished;
+    private int peakHeld;
+    private volatile String lastError;
+    private volatile long lastErrorTime;
+    private volatile String deadLetterTrouble;
+
+    public TaskMetrics(String threadName, String subscription, String groupId, int maxInFlightRecords,
+                       int maxConcurrency, SecretMasker masker) {
+        this.threadName = threadName;
+        this.subscription = subscription;
+        this.groupId = groupId;
+        this.maxInFlightRecords = maxInFlightRecords;
+        this.maxConcurrency = maxConcurrency;
+        this.masker = masker;
+    }
+
+    /** Fetch thread: a poll returned {@code records} records. */
+    public void polled(long nowMs, int records) {
+        polls++;
+        recordsPolled += records;
+        lastPollTime = nowMs;
+    }
+
+    /** Fetch thread: a record finished; {@code failed} when the route failed it, {@code deadLettered} if it is in the DLT. */
+    public void finished(boolean failed, boolean deadLettered) {
+        recordsFinished++;
+        if (failed) {
+            recordsFailed++;
+        }
+        if (deadLettered) {
+            recordsDeadLettered++;
+        }
+    }
+
+    /** Fetch thread: marks the records finished since the last call in the rate. */
+    public void markRate(long nowMs) {
+        long unmarked = recordsFinished - markedFinished;
+        if (unmarked > 0) {
+            rate.mark(nowMs, unmarked);
+            markedFinished = recordsFinished;
+        }
+    }
+
+    /** Fetch thread: a poll threw. */
+    public void pollFailed() {
+        polls++;
+    }
+
+    /** Fetch thread: a failed record is being delivered again (breakOnFirstError, Pausable EIP). */
+    public void redelivering() {
+        recordsFailed++;
+    }
+
+    public void stalled() {
+        recordsStalled++;
+    }
+
+    public void rebalanced() {
+        rebalances++;
+    }
+
+    public void reconnected() {
+        reconnects++;
+    }
+
+    public void backPressurePaused() {
+        backPressurePauses++;
+    }
+
+    /** Fetch thread: the window holds {@code held} records now. */
+    public void held(int held) {
+        if (held > peakHeld) {
+            peakHeld = held;
+        }
+    }
+
+    /** Any thread: remembers an error (masked). */
+    public void error(String message) {
+        lastError = masker.mask(message);
+        lastErrorTime = System.currentTimeMillis();
+    }
+
+    public void error(Throwable t) {
+        error(t.toString());
+    }
+
+    /** Any thread: why dead letters are not acknowledged, or null once they are again. */
+    public void deadLetterTrouble(String trouble) {
+        deadLetterTrouble = masker.mask(trouble);
+        if (trouble != null) {
+            error(trouble);
+        }
+    }
+
+    public String lastError() {
+        return lastError;
+    }
+
+    /** The group membership part of a snapshot. */
+    public record Membership(String groupInstanceId, String memberId, int generation, String clientId) {
+        public static final Membership NONE = new Membership(null, null, -1, null);
+    }
+
+    /** Builds the snapshot of this moment (fetch thread). */
+    public TaskSnapshot snapshot(String state, Membership membership, List<PartitionSnapshot> partitions,
+                                 int inFlight, int held, Dispatcher.Load load, CommitManager commits,
+                                 ClientReachability reachability, long nowMs) {
+        long oldest = load.oldestStartedAtNanos();
+        long oldestAge = oldest == 0 ? 0 : TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - oldest);
+        return new TaskSnapshot(threadName, state, subscription, groupId, membership.groupInstanceId(),
+                membership.memberId(), membership.generation(), membership.clientId(), List.copyOf(partitions), polls,
+                recordsPolled, recordsFinished, recordsFailed, recordsDeadLettered, recordsStalled, commits.commits(),
+                commits.failures(), rebalances, reconnects, backPressurePauses, inFlight, held, peakHeld,
+                load.running(), load.queued(), load.abandonedRunning(), maxInFlightRecords, maxConcurrency,
+                lastPollTime, commits.lastCommitTimeMs(), lastError, lastErrorTime, deadLetterTrouble,
+                rate.perSecond(nowMs), oldestAge, nowMs,
+                reachability != null ? reachability.connectionCount() : -1,
+                reachability != null ? reachability.lastResponseTime() : 0,
+                reachability != null ? reachability.createdTime() : 0);
+    }
+}

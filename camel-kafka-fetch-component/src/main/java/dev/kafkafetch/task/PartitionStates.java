@@ -1,0 +1,402 @@
+package dev.kafkafetch.task;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.function.BooleanSupplier;
+import java.util.function.Predicate;
+
+import dev.kafkafetch.commit.CommitManager;
+import dev.kafkafetch.dispatch.Dispatcher;
+import dev.kafkafetch.dispatch.WorkItem;
+import dev.kafkafetch.metrics.PartitionSnapshot;
+import dev.kafkafetch.metrics.TaskMetrics;
+import dev.kafkafetch.processor.BatchCollector;
+import dev.kafkafetch.window.PartitionState;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The one owner of a fetch task's per-partition state, and its rebalance listener: a partition's
+ * {@link PartitionState} is created when it is assigned and retired when it is revoked, lost or the consumer closes,
+ * here and nowhere else.
+ * <p>
+ * Guarantees: on revoke, queued records of the revoked partitions are cancelled, running ones are waited for up to
+ * {@code revokeTimeoutMs}, what finished is committed and the state retired, so nothing of it is committed later and
+ * nothing unfinished ever is (DESIGN §4.5). A batch that also holds records of kept partitions is dropped whole and
+ * those partitions are sought back to it, so a batch is never partly committed. A seek back asked for by a failed
+ * record is never done inside a rebalance callback but by the loop after its poll ({@link #seekBack}), and it drops
+ * every record the dispatcher or the batch collector still held behind it.
+ */
+final class PartitionStates implements ConsumerRebalanceListener {
+
+    private static final Logger LOG = LoggerFactory.getLogger(PartitionStates.class);
+
+    private final String taskName;
+    private final TaskSettings settings;
+    private final Dispatcher dispatcher;
+    private final BatchCollector batches;
+    private final CommitManager commits;
+    private final TaskMetrics metrics;
+    private final Runnable settle;
+    private final BooleanSupplier deadLettersPending;
+    private final Map<TopicPartition, PartitionState> assigned = new HashMap<>();
+    /** Records dropped for partitions whose own seek back is still to come: the lowest offset of each. */
+    private final Map<PartitionState, Long> parked = new HashMap<>();
+    private TaskConsumer consumer;
+    private String pausedReason;
+    private boolean firstAssignment = true;
+
+    /**
+     * @param batches            null unless batching
+     * @param settle             drains completions and manual commits (run while waiting for running records)
+     * @param deadLettersPending whether dead letters are still waiting for the broker
+     */
+    PartitionStates(String taskName, TaskSettings settings, Dispatcher dispatcher, BatchCollector batches,
+                    CommitManager commits, TaskMetrics metrics, Runnable settle, BooleanSupplier deadLettersPending) {
+        this.taskName = taskName;
+        this.settings = settings;
+        this.dispatcher = dispatcher;
+        this.batches = batches;
+        this.commits = commits;
+        this.metrics = metrics;
+        this.settle = settle;
+        this.deadLettersPending = deadLettersPending;
+    }
+
+    /** A new consumer: it starts with nothing assigned and nothing paused. */
+    void attach(TaskConsumer consumer) {
+        this.consumer = consumer;
+        this.pausedReason = null;
+    }
+
+    Collection<PartitionState> all() {
+        return assigned.values();
+    }
+
+    /** The state of an assigned partition (created if Kafka returned records before telling us of it). */
+    PartitionState stateOf(TopicPartition tp) {
+        PartitionState state = assigned.get(tp);
+        return state != null ? state : assign(tp, -1);
+    }
+
+    /** Marks a record finished in its partition; false when it no longer belongs to an assigned partition. */
+    boolean finish(WorkItem record) {
+        return record.partitionState().finish(record.seq(), record.generation());
+    }
+
+    int held() {
+        int held = 0;
+        for (PartitionState s : assigned.values()) {
+            held += s.held();
+        }
+        return held;
+    }
+
+    int unfinished() {
+        int unfinished = 0;
+        for (PartitionState s : assigned.values()) {
+            unfinished += s.unfinished();
+        }
+        return unfinished;
+    }
+
+    boolean hasUncommitted() {
+        for (PartitionState s : assigned.values()) {
+            if (s.hasUncommitted()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Pauses every assigned partition for {@code reason}, or resumes them when it is null. */
+    void pause(String reason) {
+        if ((reason == null) != (pausedReason == null)) {
+            if (reason != null) {
+                consumer.pause(consumer.assignment());
+            } else {
+                consumer.resume(consumer.assignment());
+            }
+        }
+        pausedReason = reason;
+    }
+
+    // ---- seeking back ----
+
+    /**
+     * breakOnFirstError and Pausable EIP failures: seeks each failed record's partition back to it (a batch: each of
+     * its partitions to its first record there), dropping whatever was queued or collected behind it. Other partitions
+     * and the group are not touched; nothing is committed here.
+     */
+    void seekBack(List<WorkItem> failed) {
+        // what the dispatcher dropped because its partition waits for a seek back goes back with it
+        for (WorkItem dropped : dispatcher.cancel(i -> false)) {
+            for (WorkItem r : dropped.records()) {
+                if (!r.partitionState().isRetired()) {
+                    parked.merge(r.partitionState(), r.offset(), Math::min);
+                }
+            }
+        }
+        Map<PartitionState, Long> targets = new HashMap<>();
+        Set<PartitionState> asked = new HashSet<>();
+        for (WorkItem item : failed) {
+            metrics.redelivering();
+            Map<PartitionState, Long> firsts = new HashMap<>();
+            for (WorkItem r : item.records()) {
+                asked.add(r.partitionState());
+                if (r.partitionState().holdsUnfinished(r.seq(), r.generation())) {
+                    firsts.merge(r.partitionState(), r.offset(), Math::min);
+                }
+            }
+            firsts.forEach((state, offset) -> {
+                state.redeliver(offset, item.attempt() + 1);
+                targets.merge(state, offset, Math::min);
+                LOG.warn("Fetch task {}: {} failed (delivery attempt {}{}); seeking {} back to offset {}", taskName, item,
+                        item.attempt(), settings.breakOnFirstErrorMaxAttempts() > 0
+                                ? " of " + settings.breakOnFirstErrorMaxAttempts() : "",
+                        state.partition(), offset);
+            });
+        }
+        for (PartitionState state : asked) {
+            // a failed record that an earlier seek back dropped already is polled again anyway
+            Long parkedOffset = parked.remove(state);
+            if (parkedOffset != null && !state.isRetired()) {
+                targets.merge(state, parkedOffset, Math::min);
+            } else if (!targets.containsKey(state)) {
+                state.clearBreakPending();
+            }
+        }
+        rewind(targets);
+    }
+
+    /**
+     * Seeks partitions back to the given offsets, after cancelling every record of them still queued or collected;
+     * a cancelled batch that also holds records of other partitions seeks those back too.
+     */
+    private void rewind(Map<PartitionState, Long> targets) {
+        boolean grew = true;
+        while (grew && !targets.isEmpty()) {
+            grew = false;
+            List<WorkItem> dropped = new ArrayList<>(dispatcher.cancel(i -> i.touches(targets::containsKey)));
+            if (batches != null) {
+                dropped.addAll(batches.remove(r -> targets.containsKey(r.partitionState())));
+            }
+            for (WorkItem item : dropped) {
+                for (WorkItem r : item.records()) {
+                    grew |= dropTo(targets, r);
+                }
+            }
+        }
+        targets.forEach((state, offset) -> {
+            state.rewind(offset);
+            consumer.seek(state.partition(), offset);
+        });
+    }
+
+    /** A record that will not run: its partition must be sought back to it. True when a new partition joined. */
+    private boolean dropTo(Map<PartitionState, Long> targets, WorkItem record) {
+        PartitionState state = record.partitionState();
+        if (state.isRetired()) {
+            return false;
+        }
+        if (!targets.containsKey(state) && state.isBreakPending()) {
+            parked.merge(state, record.offset(), Math::min); // its own failed record is on its way
+            return false;
+        }
+        boolean added = !targets.containsKey(state);
+        targets.merge(state, record.offset(), Math::min);
+        return added;
+    }
+
+    // ---- rebalance (called inside poll, on the fetch thread) ----
+
+    @Override
+    public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+        List<PartitionState> revoked = statesOf(partitions);
+        if (revoked.isEmpty()) {
+            return;
+        }
+        metrics.rebalanced();
+        Set<PartitionState> set = new HashSet<>(revoked);
+        Predicate<WorkItem> touched = i -> i.touches(set::contains);
+        List<WorkItem> dropped = stopStarting(touched);
+        awaitRunning(touched, settings.revokeTimeoutMs());
+        if (settings.autoCommitEnable()) {
+            commits.commitFinished(consumer, revoked);
+        }
+        retire(revoked, touched, dropped);
+        LOG.info("Fetch task {} revoked {}", taskName, partitions);
+    }
+
+    @Override
+    public void onPartitionsLost(Collection<TopicPartition> partitions) {
+        List<PartitionState> lost = statesOf(partitions);
+        if (lost.isEmpty()) {
+            return;
+        }
+        metrics.rebalanced();
+        Set<PartitionState> set = new HashSet<>(lost);
+        Predicate<WorkItem> touched = i -> i.touches(set::contains);
+        retire(lost, touched, List.of());
+        LOG.warn("Fetch task {} lost {} without a chance to commit; unfinished records will be re-delivered", taskName,
+                partitions);
+    }
+
+    @Override
+    public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+        if (partitions.isEmpty()) {
+            return;
+        }
+        metrics.rebalanced();
+        boolean seeking = firstAssignment && settings.seekTo() != null;
+        Map<TopicPartition, OffsetAndMetadata> committed = seeking ? Map.of() : committedOffsets(partitions);
+        for (TopicPartition tp : partitions) {
+            OffsetAndMetadata c = committed.get(tp);
+            assign(tp, c != null ? c.offset() : -1);
+        }
+        if (seeking) {
+            if (settings.seekTo() == SeekPolicy.BEGINNING) {
+                consumer.seekToBeginning(partitions);
+            } else {
+                consumer.seekToEnd(partitions);
+            }
+        }
+        firstAssignment = false;
+        if (pausedReason != null) {
+            consumer.pause(partitions);
+        }
+        LOG.info("Fetch task {} assigned {}", taskName, partitions);
+    }
+
+    private PartitionState assign(TopicPartition tp, long committed) {
+        PartitionState state = new PartitionState(tp, committed);
+        PartitionState old = assigned.put(tp, state);
+        if (old != null) {
+            retire(List.of(old), i -> i.touches(s -> s == old), List.of());
+        }
+        return state;
+    }
+
+    /** The consumer closes: every state is retired (records still running are re-delivered to the next owner). */
+    void retireAll() {
+        List<PartitionState> all = new ArrayList<>(assigned.values());
+        retire(all, i -> true, List.of());
+        parked.clear();
+    }
+
+    /**
+     * Stops starting records that match: cancels them in the dispatcher and the batch collector. Returns them, and the
+     * records dropped earlier, so that batches holding records of other partitions can be sought back.
+     */
+    List<WorkItem> stopStarting(Predicate<WorkItem> which) {
+        List<WorkItem> stopped = new ArrayList<>(dispatcher.cancel(which));
+        if (batches != null) {
+            stopped.addAll(batches.remove(which));
+        }
+        return stopped;
+    }
+
+    /**
+     * Retires states. A batch that also held records of kept partitions (dropped earlier, dropped now, or still
+     * running after the wait) seeks those partitions back to it, so that no part of it is committed.
+     */
+    private void retire(List<PartitionState> states, Predicate<WorkItem> touched, List<WorkItem> dropped) {
+        List<WorkItem> straddling = new ArrayList<>(dropped);
+        straddling.addAll(stopStarting(touched));
+        straddling.addAll(dispatcher.running().stream().filter(touched).toList());
+        for (PartitionState s : states) {
+            s.retire();
+            assigned.remove(s.partition(), s);
+            parked.remove(s);
+        }
+        Map<PartitionState, Long> kept = new HashMap<>();
+        for (WorkItem item : straddling) {
+            for (WorkItem r : item.records()) {
+                dropTo(kept, r); // retired ones are skipped; those waiting for their own seek back are parked
+            }
+        }
+        rewind(kept);
+    }
+
+    /** Drains completions until no matching record runs and no dead letter is pending, or the timeout passed. */
+    void awaitRunning(Predicate<WorkItem> which, long timeoutMs) {
+        long start = System.currentTimeMillis();
+        long deadline = start > Long.MAX_VALUE - timeoutMs ? Long.MAX_VALUE : start + timeoutMs;
+        try {
+            while (true) {
+                // busy first, then drain: a record leaves "running" (and a dead letter "pending") only after its
+                // completion was queued, so when neither is busy, this drain sees every completion
+                boolean busy = dispatcher.runningCount(which) > 0 || deadLettersPending.getAsBoolean();
+                settle.run();
+                long left = deadline - System.currentTimeMillis();
+                if (!busy || left <= 0) {
+                    if (busy) {
+                        LOG.warn("Fetch task {}: records still running after {} ms; they are not committed and will be"
+                                 + " re-delivered", taskName, timeoutMs);
+                    }
+                    return;
+                }
+                Thread.sleep(Math.min(left, 2));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private List<PartitionState> statesOf(Collection<TopicPartition> partitions) {
+        List<PartitionState> list = new ArrayList<>(partitions.size());
+        for (TopicPartition tp : partitions) {
+            PartitionState s = assigned.get(tp);
+            if (s != null) {
+                list.add(s);
+            }
+        }
+        return list;
+    }
+
+    /** What the group committed for newly assigned partitions, so metrics show it before this task commits. */
+    private Map<TopicPartition, OffsetAndMetadata> committedOffsets(Collection<TopicPartition> partitions) {
+        try {
+            Map<TopicPartition, OffsetAndMetadata> map = consumer.committed(new HashSet<>(partitions),
+                    Duration.ofMillis(settings.commitTimeoutMs()));
+            Map<TopicPartition, OffsetAndMetadata> result = new HashMap<>();
+            map.forEach((tp, o) -> {
+                if (o != null) {
+                    result.put(tp, o);
+                }
+            });
+            return result;
+        } catch (RuntimeException e) {
+            LOG.debug("Fetch task {}: committed offsets unknown: {}", taskName, e.toString());
+            return Map.of();
+        }
+    }
+
+    /** One line per assigned partition, for the task's snapshot. */
+    List<PartitionSnapshot> snapshot() {
+        List<PartitionSnapshot> parts = new ArrayList<>(assigned.size());
+        for (PartitionState s : assigned.values()) {
+            long position = s.lastPolledOffset() < 0 ? -1 : s.lastPolledOffset() + 1;
+            long lag = -1;
+            long end = -1;
+            OptionalLong l = consumer.currentLag(s.partition());
+            if (l.isPresent()) {
+                lag = l.getAsLong();
+                end = position < 0 ? -1 : position + lag;
+            }
+            parts.add(new PartitionSnapshot(s.partition().topic(), s.partition().partition(), position,
+                    s.lastCommitted(), s.committable(), end, lag, s.unfinished(), s.held(), pausedReason));
+        }
+        return parts;
+    }
+}

@@ -1,0 +1,145 @@
+package dev.kafkafetch.window;
+
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * Everything a fetch task keeps about one partition for as long as it is assigned: the offset window, what was
+ * committed, what a manual commit asked for, and which offset is being re-delivered and how often.
+ * <p>
+ * Guarantees: {@link #committable()} and {@link #manualCommittable()} never pass the first unfinished record; once
+ * {@link #retire retired} (revoked, lost, or the consumer closed) nothing finishes in it any more, so a late completion
+ * can never move a commit. Created and retired by one owner, the fetch task's partition registry; confined to the fetch
+ * thread except the two flags workers read ({@link #isRetired()}, {@link #isBreakPending()}).
+ */
+public final class PartitionState {
+
+    private final TopicPartition partition;
+    private final PartitionWindow window = new PartitionWindow();
+    private long lastCommitted = -1;
+    private long manualTarget = -1;
+    private long redeliveryOffset = -1;
+    private int redeliveryAttempt;
+    private volatile boolean retired;
+    private volatile boolean breakPending;
+
+    /** @param committed the group's committed offset when the partition was assigned, or -1 when unknown */
+    public PartitionState(TopicPartition partition, long committed) {
+        this.partition = partition;
+        this.lastCommitted = committed;
+    }
+
+    public TopicPartition partition() {
+        return partition;
+    }
+
+    /** Records a polled offset; returns its sequence number in the window (see {@link #generation()}). */
+    public long append(long offset) {
+        return window.append(offset);
+    }
+
+    public int generation() {
+        return window.generation();
+    }
+
+    /** Marks a record finished; false when it was already, or no longer belongs here (dropped, or retired). */
+    public boolean finish(long seq, int generation) {
+        return !retired && window.finish(seq, generation);
+    }
+
+    /** True when the record is still waiting here to be finished (not dropped by a seek back, not retired). */
+    public boolean holdsUnfinished(long seq, int generation) {
+        return !retired && window.holdsUnfinished(seq, generation);
+    }
+
+    /** How often the record at {@code offset} has been delivered so far by this task, plus one. */
+    public int attemptFor(long offset) {
+        return offset == redeliveryOffset ? redeliveryAttempt : 1;
+    }
+
+    /** Seeks back: drops every held record from {@code offset} on (they will be polled again); records may start. */
+    public void rewind(long offset) {
+        window.truncateFrom(offset);
+        breakPending = false;
+    }
+
+    /** The record at {@code offset} failed and will be polled again as delivery {@code nextAttempt}. */
+    public void redeliver(long offset, int nextAttempt) {
+        redeliveryOffset = offset;
+        redeliveryAttempt = nextAttempt;
+    }
+
+    /** A worker saw one of this partition's records fail and asked to seek back: nothing of it may start now. */
+    public void markBreakPending() {
+        breakPending = true;
+    }
+
+    /** The seek back asked for is not needed after all (the record was dropped by an earlier one): records may start. */
+    public void clearBreakPending() {
+        breakPending = false;
+    }
+
+    public boolean isBreakPending() {
+        return breakPending;
+    }
+
+    public void retire() {
+        retired = true;
+    }
+
+    public boolean isRetired() {
+        return retired;
+    }
+
+    public long committable() {
+        return window.committable();
+    }
+
+    /** True when there is a committable offset beyond the last committed one. */
+    public boolean hasUncommitted() {
+        return window.committable() > lastCommitted;
+    }
+
+    public long lastCommitted() {
+        return lastCommitted;
+    }
+
+    public void committed(long offset) {
+        if (offset > lastCommitted) {
+            lastCommitted = offset;
+        }
+    }
+
+    /** Remembers that a manual commit asked for {@code offset}; kept until committed. */
+    public void requestManualCommit(long offset) {
+        manualTarget = Math.max(manualTarget, offset);
+    }
+
+    /** What manual commits may write now (never past the first unfinished record); -1 when nothing new. */
+    public long manualCommittable() {
+        long target = Math.min(manualTarget, window.committable());
+        return target > lastCommitted ? target : -1;
+    }
+
+    /** Offset of the oldest unfinished record, or -1. */
+    public long firstUnfinishedOffset() {
+        return window.firstUnfinishedOffset();
+    }
+
+    public long lastPolledOffset() {
+        return window.lastPolledOffset();
+    }
+
+    public int unfinished() {
+        return window.unfinished();
+    }
+
+    /** Records held since the committable offset, finished or not: what maxInFlightRecords bounds. */
+    public int held() {
+        return window.size();
+    }
+
+    @Override
+    public String toString() {
+        return partition + " " + window;
+    }
+}
