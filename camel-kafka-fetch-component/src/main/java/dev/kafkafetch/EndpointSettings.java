@@ -2,7 +2,6 @@ package dev.kafkafetch;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
@@ -187,7 +186,7 @@ final class EndpointSettings {
      * Messages never quote a secret value.
      */
     private Properties security() {
-        String protocol = upperOneOf("securityProtocol", e.getSecurityProtocol(), SECURITY_PROTOCOLS);
+        String protocol = oneOf("securityProtocol", e.getSecurityProtocol(), SECURITY_PROTOCOLS);
         String mechanism = blankToNull(e.getSaslMechanism());
         String jaas = blankToNull(e.getSaslJaasConfig());
         KafkaAuthType auth = e.getSaslAuthType();
@@ -278,15 +277,6 @@ final class EndpointSettings {
         return value == null || value.isBlank() ? null : value;
     }
 
-    private static String upperOneOf(String option, String value, Set<String> allowed) {
-        String v = value == null ? null : value.trim().toUpperCase(Locale.ROOT);
-        if (v == null || !allowed.contains(v)) {
-            throw new IllegalArgumentException("kafka-fetch option " + option + " must be one of " + allowed + ", was "
-                                               + value);
-        }
-        return v;
-    }
-
     private static String required(String option, String value) {
         if (value == null || value.isBlank()) {
             throw new IllegalArgumentException("kafka-fetch option " + option + " is required");
@@ -306,9 +296,11 @@ final class EndpointSettings {
         }
     }
 
+    /** The value, trimmed and in the letter case of {@code allowed}, when it is one of them (ignoring case). */
     private static String oneOf(String option, String value, Set<String> allowed) {
-        String v = value == null ? null : value.trim().toLowerCase(Locale.ROOT);
-        if (v == null || !allowed.contains(v)) {
+        String v = value == null ? null : allowed.stream().filter(a -> a.equalsIgnoreCase(value.trim())).findFirst()
+                .orElse(null);
+        if (v == null) {
             throw new IllegalArgumentException("kafka-fetch option " + option + " must be one of " + allowed + ", was "
                                                + value);
         }

@@ -16,7 +16,7 @@ import org.apache.camel.support.HealthCheckComponent;
 public class KafkaFetchComponent extends HealthCheckComponent {
 
     @Metadata(label = "consumer,advanced", defaultValue = "5000",
-              description = "The delay in millis seconds to wait before trying again to create the kafka consumer"
+              description = "The delay in milliseconds to wait before trying again to create the kafka consumer"
                             + " (kafka-client).")
     private long createConsumerBackoffInterval = 5000;
     @Metadata(label = "consumer,advanced",
@@ -24,7 +24,7 @@ public class KafkaFetchComponent extends HealthCheckComponent {
                             + " and failing. 0 (the default) retries forever.")
     private int createConsumerBackoffMaxAttempts;
     @Metadata(label = "consumer,advanced", defaultValue = "5000",
-              description = "The delay in millis seconds to wait before trying again to subscribe to the kafka broker.")
+              description = "The delay in milliseconds to wait before trying again to subscribe to the kafka broker.")
     private long subscribeConsumerBackoffInterval = 5000;
     @Metadata(label = "consumer,advanced",
               description = "Maximum number the kafka consumer will attempt to subscribe to the kafka broker, before"

@@ -1,5 +1,6 @@
 package dev.kafkafetch;
 
+import org.apache.camel.Exchange;
 import org.apache.camel.spi.Metadata;
 
 /**
@@ -23,7 +24,7 @@ public final class KafkaFetchConstants {
     public static final String TIMESTAMP = "CamelKafkaTimestamp";
     @Metadata(label = "consumer", description = "The timestamp of the message, in Camel's common header",
               javaType = "Long")
-    public static final String MESSAGE_TIMESTAMP = org.apache.camel.Exchange.MESSAGE_TIMESTAMP;
+    public static final String MESSAGE_TIMESTAMP = Exchange.MESSAGE_TIMESTAMP;
 
     @Metadata(label = "consumer",
               description = "Whether it is the last record of its partition in the current poll (set when"

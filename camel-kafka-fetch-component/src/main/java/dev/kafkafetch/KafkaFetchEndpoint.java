@@ -190,7 +190,7 @@ public class KafkaFetchEndpoint extends DefaultEndpoint implements HeaderFilterS
               description = "Which records may run at the same time: PARTITION (one at a time per partition), KEY (one at a time per key within a partition; null keys are all different) or UNORDERED.")
     private Ordering ordering = Ordering.PARTITION;
     @UriParam(label = "consumer", defaultValue = "5000",
-              description = "The most records one fetch task holds polled but not finished; beyond it the task pauses its partitions (and keeps polling) instead of buffering. Must be at least maxPollRecords.")
+              description = "The most records one fetch task holds since its committable offsets: unfinished ones, and finished ones waiting behind an unfinished one. Before one more poll could pass it, the task pauses its partitions (and keeps polling) instead of buffering; this also bounds what a crash re-delivers. Must be at least maxPollRecords.")
     private int maxInFlightRecords = 5000;
     @UriParam(label = "consumer,advanced", defaultValue = "10000",
               description = "On a rebalance, how long to wait for the revoked partitions' records already in the route before committing what finished; the rest is re-delivered to the new owner.")
@@ -203,10 +203,10 @@ public class KafkaFetchEndpoint extends DefaultEndpoint implements HeaderFilterS
     private String deadLetterTopic;
 
     @UriParam(label = "consumer", defaultValue = "false",
-              description = "When a record's exchange is still failed after Camel's error handler: commit its partition up to it, skip the rest of that partition's polled records, seek back to it and poll again, without leaving the group. Other partitions go on. See breakOnFirstErrorMaxAttempts.")
+              description = "When a record's exchange is still failed after Camel's error handler: start nothing more of its partition, drop that partition's records polled after it, seek back to it and poll again, without leaving the group. Other partitions go on. With batching, every partition of the failed batch is sought back and the batch is delivered again whole. See breakOnFirstErrorMaxAttempts.")
     private boolean breakOnFirstError = false;
     @UriParam(label = "consumer", defaultValue = "0",
-              description = "With breakOnFirstError, how many times a record is delivered before it is handled as without breakOnFirstError (dead-lettered, or logged and skipped). 0 = retry forever, as camel-kafka does; every retry is logged at WARN with its topic, partition and offset.")
+              description = "With breakOnFirstError, how many times a record (or batch) is delivered before it is handled as without breakOnFirstError (dead-lettered, or logged and skipped). 0 = no limit: a record that always fails stops its partition, as camel-kafka does for single records (camel-kafka moves past a failed batch; kafka-fetch retries it too). Every retry is logged at WARN with its topic, partition and offset.")
     private int breakOnFirstErrorMaxAttempts = 0;
     @UriParam(label = "consumer", defaultValue = "false",
               description = "Whether to put a KafkaManualCommit in header CamelKafkaManualCommit. Its commit() may be called from any thread; the fetch thread commits, never past an unfinished record of the partition.")

@@ -72,7 +72,7 @@ public final class Dispatcher {
             for (int i = 0, n = items.size(); i < n; i++) {
                 enqueue(items.get(i));
             }
-            toStart = takeStartable(null);
+            toStart = takeStartable();
         }
         startAll(toStart);
     }
@@ -100,7 +100,7 @@ public final class Dispatcher {
         List<WorkItem> toStart;
         synchronized (lock) {
             held = hold;
-            toStart = hold ? List.of() : takeStartable(null);
+            toStart = hold ? List.of() : takeStartable();
         }
         startAll(toStart);
     }
@@ -137,7 +137,7 @@ public final class Dispatcher {
                     }
                 }
             }
-            toStart = takeStartable(null);
+            toStart = takeStartable();
         }
         startAll(toStart);
         return cancelled;
@@ -163,7 +163,7 @@ public final class Dispatcher {
             abandonedRunning++;
             unlinkRunning(item);
             releaseLane(item);
-            toStart = takeStartable(null);
+            toStart = takeStartable();
         }
         startAll(toStart);
         return true;
@@ -225,8 +225,8 @@ public final class Dispatcher {
     }
 
     /** Under lock: moves ready records to running while slots are free. */
-    private List<WorkItem> takeStartable(List<WorkItem> into) {
-        List<WorkItem> out = into;
+    private List<WorkItem> takeStartable() {
+        List<WorkItem> out = null;
         WorkItem item;
         while ((item = nextStartable()) != null) {
             if (out == null) {
@@ -369,7 +369,7 @@ public final class Dispatcher {
             }
             // this thread keeps the first startable record; any others go to the pool
             mine = nextStartable();
-            others = mine == null ? List.of() : takeStartable(null);
+            others = mine == null ? List.of() : takeStartable();
         }
         startAll(others);
         return mine;

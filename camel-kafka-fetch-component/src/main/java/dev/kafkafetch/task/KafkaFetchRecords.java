@@ -20,9 +20,10 @@ import dev.kafkafetch.dispatch.ProcessingResult;
 import dev.kafkafetch.dispatch.WorkItem;
 import dev.kafkafetch.error.DeadLetterPublisher;
 import dev.kafkafetch.error.FailureRouter;
+import dev.kafkafetch.error.PollErrorHandler;
 import dev.kafkafetch.error.PollExceptionStrategy;
+import dev.kafkafetch.error.PollOnError;
 import dev.kafkafetch.error.StallDetector;
-import dev.kafkafetch.metrics.ClientReachability;
 import dev.kafkafetch.metrics.TaskMetrics;
 import dev.kafkafetch.metrics.TaskSnapshot;
 import dev.kafkafetch.processor.BatchCollector;
@@ -30,9 +31,7 @@ import dev.kafkafetch.serde.RecordDecoder;
 import org.apache.camel.resume.ConsumerListener;
 import org.apache.camel.spi.ExceptionHandler;
 import org.apache.kafka.clients.consumer.Consumer;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -48,7 +47,7 @@ import org.slf4j.LoggerFactory;
  * the bounded waits of revoke and stop (§4.4, §4.5). The parts it calls each keep one of these: the
  * {@link PartitionStates} (per-partition state, rebalances, seek backs), the {@link Dispatcher} (order, concurrency),
  * the {@link CompletionQueue} (completions, back-pressure), the {@link FailureRouter}, the {@link CommitManager} and
- * the {@link ManualCommitQueue}, the {@link StallDetector}, the {@link BatchCollector} and the {@link TaskMetrics}.
+ * the {@link ManualCommitQueue}, the {@link StallDetector}, the {@link RecordIntake} and the {@link TaskMetrics}.
  */
 public final class KafkaFetchRecords implements Runnable {
 
@@ -62,15 +61,11 @@ public final class KafkaFetchRecords implements Runnable {
     private final String threadName;
     private final Function<Properties, Consumer<byte[], byte[]>> consumerFactory;
     private final Supplier<RecordDecoder> decoderFactory;
-    private final ExceptionHandler exceptionHandler;
-    private final PollExceptionStrategy pollErrors;
 
     private final AtomicReference<TaskState> state = new AtomicReference<>(TaskState.CONNECTING);
     private final CountDownLatch stopSignal = new CountDownLatch(1);
     private final CountDownLatch terminated = new CountDownLatch(1);
     private volatile boolean stopRequested;
-    private volatile boolean pauseWanted;
-    private volatile boolean listenerPaused;
     private volatile TaskConsumer consumer;
     private volatile TaskSnapshot snapshot;
 
@@ -80,16 +75,14 @@ public final class KafkaFetchRecords implements Runnable {
     private final Dispatcher dispatcher;
     private final CommitManager commits;
     private final ManualCommitQueue manualCommits;
-    private final BatchCollector batches;
     private final StallDetector stalls;
+    private final RecordIntake intake;
     private final PartitionStates partitions;
+    private final PauseControl pauses;
+    private final PollErrorHandler pollErrors;
     // confined to the fetch thread
-    private final List<WorkItem> toSubmit = new ArrayList<>();
     private final List<WorkItem> breaks = new ArrayList<>();
     private RecordDecoder decoder;
-    private ClientReachability reachability;
-    private String clientId;
-    private boolean held;
 
     /**
      * @param processorFactory runs records through the route, given the manual-commit queue (null unless
@@ -100,32 +93,33 @@ public final class KafkaFetchRecords implements Runnable {
                              Function<Properties, Consumer<byte[], byte[]>> consumerFactory,
                              Supplier<RecordDecoder> decoderFactory,
                              Function<ManualCommitQueue, ItemProcessor> processorFactory, Executor workers,
-                             ExceptionHandler exceptionHandler, PollExceptionStrategy pollErrors,
+                             ExceptionHandler exceptionHandler, PollExceptionStrategy pollExceptionStrategy,
                              DeadLetterPublisher deadLetters) {
         this.settings = settings;
         this.threadName = threadName;
         this.consumerFactory = consumerFactory;
         this.decoderFactory = decoderFactory;
-        this.exceptionHandler = exceptionHandler;
-        this.pollErrors = pollErrors;
         this.metrics = new TaskMetrics(threadName, settings.subscription(), settings.groupId(),
                 settings.maxInFlightRecords(), settings.maxConcurrency(), settings.masker());
         this.completions = new CompletionQueue(settings.maxInFlightRecords(), settings.maxPollRecords(), this::wakeup);
         this.failures = new FailureRouter(settings.breakOnFirstError(), settings.breakOnFirstErrorMaxAttempts(),
-                deadLetters, exceptionHandler, metrics, pollErrors, completions::offer, this::pauseForListener,
+                deadLetters, exceptionHandler, metrics, pollExceptionStrategy, completions::offer, this::pauseForListener,
                 this::requestStop);
         this.manualCommits = settings.allowManualCommit()
                 ? new ManualCommitQueue(settings.commitTimeoutMs(), this::wakeup) : null;
-        boolean batchesInOrder = settings.ordering() != Ordering.UNORDERED
-                                 || settings.breakOnFirstError();
+        boolean batchesInOrder = settings.ordering() != Ordering.UNORDERED || settings.breakOnFirstError();
         this.dispatcher = new Dispatcher(settings.ordering(), batchesInOrder, settings.maxConcurrency(),
                 settings.maxConcurrency(), workers, processorFactory.apply(manualCommits), failures);
         this.commits = new CommitManager(settings.autoCommitIntervalMs(), settings.commitTimeoutMs());
-        this.batches = settings.batching()
+        BatchCollector batches = settings.batching()
                 ? new BatchCollector(settings.batchingIntervalMs(), settings.maxPollRecords()) : null;
         this.stalls = new StallDetector(settings.stallTimeoutMs(), dispatcher, failures, deadLetters != null, metrics);
         this.partitions = new PartitionStates(threadName, settings, dispatcher, batches, commits, metrics,
                 this::settle, () -> deadLetters != null && deadLetters.pending() > 0);
+        this.intake = new RecordIntake(partitions, dispatcher, batches);
+        this.pauses = new PauseControl(threadName, dispatcher, partitions, completions);
+        this.pollErrors = new PollErrorHandler(threadName, settings.subscription(), pollExceptionStrategy,
+                exceptionHandler, metrics);
         this.snapshot = TaskSnapshot.initial(threadName, TaskState.CONNECTING.name(), settings.subscription(),
                 settings.groupId(), settings.maxInFlightRecords(), settings.maxConcurrency());
     }
@@ -154,14 +148,14 @@ public final class KafkaFetchRecords implements Runnable {
 
     /** Asks the task to pause: no record is started and every partition is paused; polling goes on. */
     public void requestPause() {
-        pauseWanted = true;
+        pauses.userPause(true);
         state.compareAndSet(TaskState.RUNNING, TaskState.PAUSE_REQUESTED);
         wakeup();
     }
 
     /** Asks a paused task to resume. */
     public void requestResume() {
-        pauseWanted = false;
+        pauses.userPause(false);
         state.updateAndGet(s -> s == TaskState.PAUSED || s == TaskState.PAUSE_REQUESTED ? TaskState.RESUME_REQUESTED
                 : s);
         wakeup();
@@ -177,7 +171,7 @@ public final class KafkaFetchRecords implements Runnable {
     }
 
     private void pauseForListener() {
-        listenerPaused = true;
+        pauses.listenerPause();
         wakeup();
     }
 
@@ -194,7 +188,7 @@ public final class KafkaFetchRecords implements Runnable {
     public void run() {
         try {
             while (!stopRequested) {
-                if (!createConsumer() || !subscribe()) {
+                if (!connect()) {
                     break;
                 }
                 if (!pollLoop()) {
@@ -223,70 +217,56 @@ public final class KafkaFetchRecords implements Runnable {
         }
     }
 
-    private boolean createConsumer() throws InterruptedException {
+    /** Creates the consumer, then subscribes, each with retry and backoff; false when it gave up or must stop. */
+    private boolean connect() throws InterruptedException {
         setState(TaskState.CONNECTING);
-        int attempts = 0;
-        while (!stopRequested) {
-            attempts++;
-            try {
-                decoder = decoderFactory.get();
-                Consumer<byte[], byte[]> created = consumerFactory.apply(settings.properties());
-                consumer = new TaskConsumer(created);
-                partitions.attach(consumer);
-                completions.reset();
-                reachability = new ClientReachability();
-                clientId = clientIdOf(consumer);
-                if (stopRequested) {
-                    consumer.wakeup();
-                }
-                return true;
-            } catch (RuntimeException e) {
-                if (!retryAfter(e, "create its KafkaConsumer", attempts, settings.createConsumerBackoffMaxAttempts(),
-                        settings.createConsumerBackoffIntervalMs())) {
-                    return false;
-                }
-            }
-        }
-        return false;
-    }
-
-    private boolean subscribe() throws InterruptedException {
-        setState(TaskState.SUBSCRIBING);
-        int attempts = 0;
-        while (!stopRequested) {
-            attempts++;
-            try {
-                if (settings.pattern() != null) {
-                    consumer.subscribe(settings.pattern(), partitions);
-                } else {
-                    consumer.subscribe(settings.topics(), partitions);
-                }
-                setState(TaskState.RUNNING);
-                LOG.info("Fetch task {} subscribed to {} in group {}", threadName, settings.subscription(),
-                        settings.groupId());
-                return true;
-            } catch (RuntimeException e) {
-                if (!retryAfter(e, "subscribe", attempts, settings.subscribeConsumerBackoffMaxAttempts(),
-                        settings.subscribeConsumerBackoffIntervalMs())) {
-                    return false;
-                }
-            }
-        }
-        return false;
-    }
-
-    /** Logs a failed attempt; false when the attempts are used up or the task stops during the backoff. */
-    private boolean retryAfter(RuntimeException e, String what, int attempts, int maxAttempts, long backoffMs)
-            throws InterruptedException {
-        metrics.error(e);
-        if (maxAttempts > 0 && attempts >= maxAttempts) {
-            LOG.error("Fetch task {} gives up trying to {} after {} attempts: {}", threadName, what, attempts,
-                    e.toString(), e);
+        if (!withRetry("create its KafkaConsumer", settings.createConsumerBackoffMaxAttempts(),
+                settings.createConsumerBackoffIntervalMs(), () -> {
+                    decoder = decoderFactory.get();
+                    consumer = new TaskConsumer(consumerFactory.apply(settings.properties()),
+                            settings.properties().getProperty("client.id"));
+                    partitions.attach(consumer);
+                    completions.reset();
+                })) {
             return false;
         }
-        LOG.warn("Fetch task {} could not {} (attempt {}), retrying in {} ms: {}", threadName, what, attempts,
-                backoffMs, e.toString());
-        return !sleepUnlessStopped(backoffMs);
+        setState(TaskState.SUBSCRIBING);
+        if (!withRetry("subscribe", settings.subscribeConsumerBackoffMaxAttempts(),
+                settings.subscribeConsumerBackoffIntervalMs(), () -> {
+                    if (settings.pattern() != null) {
+                        consumer.subscribe(settings.pattern(), partitions);
+                    } else {
+                        consumer.subscribe(settings.topics(), partitions);
+                    }
+                })) {
+            return false;
+        }
+        setState(TaskState.RUNNING);
+        LOG.info("Fetch task {} subscribed to {} in group {}", threadName, settings.subscription(), settings.groupId());
+        return true;
+    }
+
+    private boolean withRetry(String what, int maxAttempts, long backoffMs, Runnable attempt)
+            throws InterruptedException {
+        for (int attempts = 1; !stopRequested; attempts++) {
+            try {
+                attempt.run();
+                return true;
+            } catch (RuntimeException e) {
+                metrics.error(e);
+                if (maxAttempts > 0 && attempts >= maxAttempts) {
+                    LOG.error("Fetch task {} gives up trying to {} after {} attempts: {}", threadName, what, attempts,
+                            e.toString(), e);
+                    return false;
+                }
+                LOG.warn("Fetch task {} could not {} (attempt {}), retrying in {} ms: {}", threadName, what, attempts,
+                        backoffMs, e.toString());
+                if (sleepUnlessStopped(backoffMs)) {
+                    return false;
+                }
+            }
+        }
+        return false;
     }
 
     /** Polls until stopped (returns false) or until the consumer must be created again (returns true). */
@@ -301,19 +281,22 @@ public final class KafkaFetchRecords implements Runnable {
                 records = ConsumerRecords.empty(); // a signal (stop, pause, commit, room, seek back): look at it
             } catch (RuntimeException e) {
                 metrics.pollFailed();
-                PollAction action = onPollError(e);
-                if (action != PollAction.CONTINUE) {
-                    return action == PollAction.RECONNECT;
+                PollOnError action = pollErrors.handle(e);
+                if (action == PollOnError.STOP || action == PollOnError.RECONNECT) {
+                    return action == PollOnError.RECONNECT;
+                }
+                if (sleepUnlessStopped(Math.min(settings.pollTimeoutMs(), 500))) {
+                    return false;
                 }
                 publishSnapshot(now);
                 continue;
             }
             now = System.currentTimeMillis();
             metrics.polled(now, records.count());
-            enqueue(records, now);
+            intake.take(records, decoder, now);
             settle();
             seekBack();
-            dispatchDueBatch(now, !records.isEmpty());
+            intake.dispatchDueBatch(now, !records.isEmpty());
             commitIfDue(now);
             applyBackPressure();
             stalls.check(now);
@@ -327,85 +310,33 @@ public final class KafkaFetchRecords implements Runnable {
         if (partitions.unfinished() > 0 || completions.paused()) {
             timeout = Math.min(timeout, BUSY_POLL_MS);
         }
-        if (listenerPaused) {
+        if (pauses.listenerPaused()) {
             timeout = Math.min(timeout, LISTENER_CHECK_MS); // ask the Pausable EIP's until-check often
         }
         if (settings.autoCommitEnable() && partitions.hasUncommitted()) {
             timeout = Math.min(timeout, commits.millisUntilDue(nowMs));
         }
-        if (batches != null) {
-            timeout = Math.min(timeout, batches.millisUntilDue(nowMs));
-        }
-        return Math.max(timeout, 0);
+        return Math.max(Math.min(timeout, intake.millisUntilBatchDue(nowMs)), 0);
     }
 
-    /** Step 1: brings the consumer and the dispatcher in line with pause and resume requests. */
+    /** brings the consumer and the dispatcher in line with pause and resume requests. */
     private void applyRequestedState() {
-        ConsumerListener<Object, ProcessingResult> l = failures.listener();
-        if (listenerPaused && l != null) {
-            try {
-                listenerPaused = !l.afterConsume(this);
-            } catch (RuntimeException e) {
-                metrics.error(e);
-                LOG.warn("Fetch task {}: the consumer listener's resume check failed; staying paused: {}", threadName,
-                        e.toString());
-            }
-        }
-        boolean hold = pauseWanted || listenerPaused;
-        if (hold != held) {
-            held = hold;
-            dispatcher.hold(hold);
-            LOG.info("Fetch task {} {}", threadName, hold ? "paused" : "resumed");
-        }
-        applyPause();
-        TaskState target = held ? TaskState.PAUSED : TaskState.RUNNING;
+        TaskState target = pauses.apply(failures.listener(), this) ? TaskState.PAUSED : TaskState.RUNNING;
         // a request arriving meanwhile changed the flags and woke the consumer: the next turn applies it
         state.updateAndGet(s -> s == TaskState.RUNNING || s == TaskState.PAUSED || s == TaskState.PAUSE_REQUESTED
                                 || s == TaskState.RESUME_REQUESTED ? target : s);
     }
 
-    private void applyPause() {
-        partitions.pause(pauseWanted ? "user" : listenerPaused ? "listener" : completions.paused() ? "back-pressure"
-                : null);
-    }
-
-    /** Step 4: every polled record enters its window first, then goes to the batch collector or the dispatcher. */
-    private void enqueue(ConsumerRecords<byte[], byte[]> records, long nowMs) {
-        if (records.isEmpty()) {
-            return;
-        }
-        int partitionsLeft = records.partitions().size();
-        for (TopicPartition tp : records.partitions()) {
-            partitionsLeft--;
-            var partitionState = partitions.stateOf(tp);
-            List<ConsumerRecord<byte[], byte[]>> list = records.records(tp);
-            for (int i = 0, n = list.size(); i < n; i++) {
-                WorkItem item = decoder.decode(partitionState, list.get(i));
-                boolean lastOfPartition = i == n - 1;
-                item.positionInPoll(lastOfPartition, lastOfPartition && partitionsLeft == 0);
-                if (batches != null && item.decodeError() == null) {
-                    WorkItem full = batches.add(item, nowMs);
-                    if (full != null) {
-                        toSubmit.add(full);
-                    }
-                } else {
-                    toSubmit.add(item);
-                }
-            }
-        }
-        if (!toSubmit.isEmpty()) {
-            dispatcher.submitAll(toSubmit);
-            toSubmit.clear();
-        }
-    }
-
-    /** Step 5: finished records into their windows, seek-back requests put aside; then manual commits. */
+    /** finished records into their windows, seek-back requests put aside; then manual commits. */
     private void settle() {
         WorkItem item;
         while ((item = completions.poll()) != null) {
             if (item.breakRequested()) {
                 breaks.add(item); // sought back by the loop after the poll, never inside a rebalance callback
                 continue;
+            }
+            if (item.failure() != null) {
+                metrics.error("record " + item + " failed: " + item.failure());
             }
             for (WorkItem r : item.records()) {
                 finish(r, item.failure() != null, item.deadLettered());
@@ -425,7 +356,7 @@ public final class KafkaFetchRecords implements Runnable {
         return false;
     }
 
-    /** Step 6: breakOnFirstError and Pausable EIP failures seek their partitions back. */
+    /** breakOnFirstError and Pausable EIP failures seek their partitions back. */
     private void seekBack() {
         if (!breaks.isEmpty()) {
             partitions.seekBack(breaks);
@@ -433,24 +364,14 @@ public final class KafkaFetchRecords implements Runnable {
         }
     }
 
-    /** Step 7: the batch that is due. */
-    private void dispatchDueBatch(long nowMs, boolean polledRecords) {
-        if (batches != null) {
-            WorkItem batch = batches.takeIfDue(nowMs, polledRecords);
-            if (batch != null) {
-                dispatcher.submitAll(List.of(batch));
-            }
-        }
-    }
-
-    /** Step 8: the interval commit. */
+    /** the interval commit. */
     private void commitIfDue(long nowMs) {
         if (settings.autoCommitEnable()) {
             commits.commitIfDue(consumer, partitions.all(), nowMs);
         }
     }
 
-    /** Step 9: pauses the partitions while the window is full, resumes them once it has room. */
+    /** pauses the partitions while the window is full, resumes them once it has room. */
     private void applyBackPressure() {
         int heldRecords = partitions.held();
         metrics.held(heldRecords);
@@ -459,35 +380,8 @@ public final class KafkaFetchRecords implements Runnable {
             if (!was) {
                 metrics.backPressurePaused();
             }
-            applyPause();
+            pauses.applyToPartitions();
         }
-    }
-
-    private enum PollAction {
-        CONTINUE,
-        RECONNECT,
-        STOP
-    }
-
-    private PollAction onPollError(RuntimeException e) throws InterruptedException {
-        metrics.error(e);
-        String what = "Fetch task " + threadName + ": poll error on " + settings.subscription();
-        switch (pollErrors.decide(e)) {
-            case STOP:
-                LOG.error("{}; the task stops (pollOnError=STOP or a security error): {}", what, e.toString(), e);
-                exceptionHandler.handleException(what + "; the task stops", e);
-                return PollAction.STOP;
-            case RECONNECT:
-                LOG.warn("{}; reconnecting: {}", what, e.toString());
-                return PollAction.RECONNECT;
-            case ERROR_HANDLER:
-                exceptionHandler.handleException(what + "; polling goes on", e);
-                break;
-            default:
-                LOG.warn("{}; polling goes on: {}", what, e.toString());
-                break;
-        }
-        return sleepUnlessStopped(Math.min(settings.pollTimeoutMs(), 500)) ? PollAction.STOP : PollAction.CONTINUE;
     }
 
     // ---- closing ----
@@ -508,7 +402,7 @@ public final class KafkaFetchRecords implements Runnable {
         partitions.retireAll();
         c.close(Duration.ofMillis(Math.min(settings.commitTimeoutMs(), 5000)));
         consumer = null;
-        dispatcher.hold(held);
+        pauses.restoreHold();
         if (decoder != null) {
             decoder.close();
             decoder = null;
@@ -517,16 +411,6 @@ public final class KafkaFetchRecords implements Runnable {
     }
 
     // ---- helpers ----
-
-    /** The client id in use (Kafka generates one when none is configured), from the client's own metric tags. */
-    private String clientIdOf(TaskConsumer c) {
-        String configured = settings.properties().getProperty("client.id");
-        if (configured != null) {
-            return configured;
-        }
-        return c.metrics().keySet().stream().map(name -> name.tags().get("client-id")).filter(id -> id != null)
-                .findFirst().orElse(null);
-    }
 
     private boolean sleepUnlessStopped(long ms) throws InterruptedException {
         return stopSignal.await(ms, TimeUnit.MILLISECONDS);
@@ -539,19 +423,8 @@ public final class KafkaFetchRecords implements Runnable {
 
     private void publishSnapshot(long nowMs) {
         TaskConsumer c = consumer;
-        TaskMetrics.Membership membership = TaskMetrics.Membership.NONE;
-        if (c != null) {
-            reachability.update(c.metrics(), nowMs);
-            try {
-                var meta = c.groupMetadata();
-                membership = new TaskMetrics.Membership(meta.groupInstanceId().orElse(null), meta.memberId(),
-                        meta.generationId(), clientId);
-            } catch (RuntimeException e) {
-                membership = new TaskMetrics.Membership(null, null, -1, clientId); // not in a group yet
-            }
-        }
-        snapshot = metrics.snapshot(state.get().name(), membership, c != null ? partitions.snapshot() : List.of(),
-                partitions.unfinished(), partitions.held(), dispatcher.load(), commits,
-                c != null ? reachability : null, nowMs);
+        snapshot = metrics.snapshot(state.get().name(), c != null ? c.membership(nowMs) : TaskMetrics.Membership.NONE,
+                c != null ? partitions.snapshot() : List.of(), partitions.unfinished(), partitions.held(),
+                dispatcher.load(), commits, c != null ? c.reachability() : null, nowMs);
     }
 }

@@ -187,11 +187,7 @@ final class PartitionStates implements ConsumerRebalanceListener {
         boolean grew = true;
         while (grew && !targets.isEmpty()) {
             grew = false;
-            List<WorkItem> dropped = new ArrayList<>(dispatcher.cancel(i -> i.touches(targets::containsKey)));
-            if (batches != null) {
-                dropped.addAll(batches.remove(r -> targets.containsKey(r.partitionState())));
-            }
-            for (WorkItem item : dropped) {
+            for (WorkItem item : stopStarting(i -> i.touches(targets::containsKey))) {
                 for (WorkItem r : item.records()) {
                     grew |= dropTo(targets, r);
                 }

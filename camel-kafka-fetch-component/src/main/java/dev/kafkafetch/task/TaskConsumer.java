@@ -4,12 +4,15 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
 import dev.kafkafetch.commit.CommitManager;
+import dev.kafkafetch.metrics.ClientReachability;
+import dev.kafkafetch.metrics.TaskMetrics;
 import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
@@ -38,11 +41,33 @@ import org.apache.kafka.common.errors.WakeupException;
 final class TaskConsumer implements CommitManager.Committer {
 
     private final Consumer<byte[], byte[]> consumer;
+    private final String clientId;
+    private final ClientReachability reachability = new ClientReachability();
     /** A wakeup was taken by a call other than poll: the next poll must not wait. */
     private boolean wakeupPending;
 
-    TaskConsumer(Consumer<byte[], byte[]> consumer) {
+    /** @param clientId the configured client id, or null (Kafka then generates one) */
+    TaskConsumer(Consumer<byte[], byte[]> consumer, String clientId) {
         this.consumer = consumer;
+        this.clientId = clientId != null ? clientId
+                : metrics().keySet().stream().map(name -> name.tags().get("client-id")).filter(Objects::nonNull)
+                        .findFirst().orElse(null);
+    }
+
+    /** Who this consumer is in its group now; also reads whether it reaches the brokers (its own metrics). */
+    TaskMetrics.Membership membership(long nowMs) {
+        reachability.update(metrics(), nowMs);
+        try {
+            ConsumerGroupMetadata meta = groupMetadata();
+            return new TaskMetrics.Membership(meta.groupInstanceId().orElse(null), meta.memberId(),
+                    meta.generationId(), clientId);
+        } catch (RuntimeException e) {
+            return new TaskMetrics.Membership(null, null, -1, clientId); // not in a group yet
+        }
+    }
+
+    ClientReachability reachability() {
+        return reachability;
     }
 
     /** Any thread: makes the current or next poll return early. */

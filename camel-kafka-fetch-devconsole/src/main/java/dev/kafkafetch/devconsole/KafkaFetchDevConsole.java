@@ -52,8 +52,7 @@ public class KafkaFetchDevConsole extends AbstractDevConsole {
     // ---- collecting (shared by both media types) ----
 
     /** One kafka-fetch route and the snapshots of its tasks, taken once per call. */
-    private record RouteView(String routeId, String endpointUri, String consumerStatus, List<TaskSnapshot> tasks,
-                             String error) {
+    private record RouteView(String routeId, String endpointUri, String consumerStatus, List<TaskSnapshot> tasks) {
     }
 
     private List<RouteView> collect(Map<String, Object> options) {
@@ -69,15 +68,7 @@ public class KafkaFetchDevConsole extends AbstractDevConsole {
                 continue;
             }
             String uri = URISupport.sanitizeUri(kfc.getEndpoint().getEndpointUri());
-            List<TaskSnapshot> tasks = List.of();
-            String error = null;
-            try {
-                tasks = kfc.taskSnapshots();
-            } catch (RuntimeException e) {
-                // the task list changes while the route starts or stops; show the route without its tasks
-                error = "tasks unavailable while the route starts or stops: " + e;
-            }
-            views.add(new RouteView(routeId, uri, kfc.getStatus().name(), tasks, error));
+            views.add(new RouteView(routeId, uri, kfc.getStatus().name(), kfc.taskSnapshots()));
         }
         views.sort(Comparator.comparing(RouteView::routeId));
         return views;
@@ -96,9 +87,6 @@ public class KafkaFetchDevConsole extends AbstractDevConsole {
             }
             sb.append(String.format("Route: %s (%s)%n", view.routeId(), view.consumerStatus()));
             sb.append(String.format("  Endpoint: %s%n", view.endpointUri()));
-            if (view.error() != null) {
-                sb.append(String.format("  %s%n", view.error()));
-            }
             for (TaskSnapshot t : view.tasks()) {
                 appendTask(sb, t, now, showPartitions);
             }
@@ -185,7 +173,6 @@ public class KafkaFetchDevConsole extends AbstractDevConsole {
             r.put("routeId", view.routeId());
             r.put("endpointUri", view.endpointUri());
             r.put("consumerStatus", view.consumerStatus());
-            r.put("error", view.error());
             JsonArray tasks = new JsonArray();
             for (TaskSnapshot t : view.tasks()) {
                 tasks.add(taskJson(t, now, showPartitions));

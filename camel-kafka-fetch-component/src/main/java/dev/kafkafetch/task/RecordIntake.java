@@ -1,0 +1,82 @@
+package dev.kafkafetch.task;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import dev.kafkafetch.dispatch.Dispatcher;
+import dev.kafkafetch.dispatch.WorkItem;
+import dev.kafkafetch.processor.BatchCollector;
+import dev.kafkafetch.serde.RecordDecoder;
+import dev.kafkafetch.window.PartitionState;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * Takes what a poll returned: every record enters its partition's window first, before anything else can happen to
+ * it (DESIGN §4.2), is decoded, then goes to the batch collector (batching) or straight to the dispatcher, in poll
+ * order. A record that could not be deserialized is never put in a batch. Fetch thread only.
+ */
+final class RecordIntake {
+
+    private final PartitionStates partitions;
+    private final Dispatcher dispatcher;
+    private final BatchCollector batches;
+    private final List<WorkItem> toSubmit = new ArrayList<>();
+
+    /** @param batches null unless batching */
+    RecordIntake(PartitionStates partitions, Dispatcher dispatcher, BatchCollector batches) {
+        this.partitions = partitions;
+        this.dispatcher = dispatcher;
+        this.batches = batches;
+    }
+
+    void take(ConsumerRecords<byte[], byte[]> records, RecordDecoder decoder, long nowMs) {
+        if (records.isEmpty()) {
+            return;
+        }
+        int partitionsLeft = records.partitions().size();
+        for (TopicPartition tp : records.partitions()) {
+            partitionsLeft--;
+            PartitionState state = partitions.stateOf(tp);
+            List<ConsumerRecord<byte[], byte[]>> list = records.records(tp);
+            for (int i = 0, n = list.size(); i < n; i++) {
+                WorkItem item = decoder.decode(state, list.get(i));
+                boolean lastOfPartition = i == n - 1;
+                item.positionInPoll(lastOfPartition, lastOfPartition && partitionsLeft == 0);
+                if (batches != null && item.decodeError() == null) {
+                    WorkItem full = batches.add(item, nowMs);
+                    if (full != null) {
+                        toSubmit.add(full);
+                    }
+                } else {
+                    toSubmit.add(item);
+                }
+            }
+        }
+        submit();
+    }
+
+    /** Hands the batch that is due (one per poll, or per batchingIntervalMs) to the dispatcher. */
+    void dispatchDueBatch(long nowMs, boolean polledRecords) {
+        if (batches != null) {
+            WorkItem batch = batches.takeIfDue(nowMs, polledRecords);
+            if (batch != null) {
+                toSubmit.add(batch);
+                submit();
+            }
+        }
+    }
+
+    /** How long the fetch thread may wait in poll before a collected batch is due. */
+    long millisUntilBatchDue(long nowMs) {
+        return batches != null ? batches.millisUntilDue(nowMs) : Long.MAX_VALUE;
+    }
+
+    private void submit() {
+        if (!toSubmit.isEmpty()) {
+            dispatcher.submitAll(toSubmit);
+            toSubmit.clear();
+        }
+    }
+}

@@ -1,0 +1,82 @@
+package dev.kafkafetch.commit;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import dev.kafkafetch.window.PartitionState;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class CommitManagerTest {
+
+    private final List<Map<TopicPartition, OffsetAndMetadata>> commits = new ArrayList<>();
+    private final CommitManager.Committer committer = (offsets, timeout) -> commits.add(Map.copyOf(offsets));
+
+    private static PartitionState finishedUpTo(int partition, long offsets) {
+        PartitionState s = new PartitionState(new TopicPartition("t", partition), -1);
+        for (long o = 0; o < offsets; o++) {
+            s.finish(s.append(o), s.generation());
+        }
+        return s;
+    }
+
+    @Test
+    void commitsNeverPassTheFirstUnfinishedRecord() {
+        PartitionState s = new PartitionState(new TopicPartition("t", 0), -1);
+        long first = s.append(0);
+        long second = s.append(1);
+        s.finish(second, s.generation());
+        CommitManager manager = new CommitManager(100, 1000);
+        manager.commitIfDue(committer, List.of(s), 0);
+        assertThat(commits).isEmpty();
+        s.finish(first, s.generation());
+        manager.commitIfDue(committer, List.of(s), 100);
+        assertThat(commits).containsExactly(Map.of(s.partition(), new OffsetAndMetadata(2)));
+    }
+
+    /** Defect: each breakOnFirstError seek back committed its partition and reset the interval for all. */
+    @Test
+    void aCommitOffTheIntervalDoesNotPostponeTheIntervalCommit() {
+        PartitionState retried = finishedUpTo(0, 3);
+        PartitionState healthy = finishedUpTo(1, 10);
+        CommitManager manager = new CommitManager(1000, 1000);
+        manager.commitIfDue(committer, List.of(retried, healthy), 0);
+        commits.clear();
+        healthy.finish(healthy.append(10), healthy.generation());
+        for (int i = 0; i < 9; i++) {
+            manager.commitFinished(committer, List.of(retried)); // commits off the interval, e.g. on revoke
+        }
+        manager.commitIfDue(committer, List.of(retried, healthy), 1000);
+        assertThat(commits).containsExactly(Map.of(healthy.partition(), new OffsetAndMetadata(11)));
+    }
+
+    @Test
+    void aHugeIntervalMeansNeverInsteadOfOverflowing() {
+        PartitionState s = finishedUpTo(0, 1);
+        CommitManager manager = new CommitManager(Long.MAX_VALUE, 1000);
+        manager.commitIfDue(committer, List.of(s), 5);
+        s.finish(s.append(1), s.generation());
+        manager.commitIfDue(committer, List.of(s), 10);
+        assertThat(commits).hasSize(1);
+        assertThat(manager.millisUntilDue(10)).isGreaterThan(Duration.ofDays(365).toMillis());
+    }
+
+    @Test
+    void aFailedCommitChangesNothingAndIsRetried() {
+        PartitionState s = finishedUpTo(0, 5);
+        CommitManager manager = new CommitManager(100, 1000);
+        boolean ok = manager.commitFinished((offsets, timeout) -> {
+            throw new IllegalStateException("broker down");
+        }, List.of(s));
+        assertThat(ok).isFalse();
+        assertThat(manager.failures()).isEqualTo(1);
+        assertThat(s.lastCommitted()).isEqualTo(-1);
+        assertThat(manager.commitFinished(committer, List.of(s))).isTrue();
+        assertThat(s.lastCommitted()).isEqualTo(5);
+    }
+}
