@@ -62,7 +62,7 @@ class HugeDurationsIT extends KafkaFetchITSupport {
     }
 
     /**
-     * A guard for the rebuild: the code of 2026-12 passes this, because although {@code now + revokeTimeoutMs}
+     * A guard for the rebuild: the code at 02b3fc6 passes this, because although {@code now + revokeTimeoutMs}
      * overflows, the wait left is computed as {@code deadline - now}, which wraps back to a positive number; a
      * {@code now < deadline} test would not.
      */
