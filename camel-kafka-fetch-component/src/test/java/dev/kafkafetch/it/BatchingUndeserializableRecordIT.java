@@ -75,7 +75,8 @@ class BatchingUndeserializableRecordIT extends KafkaFetchITSupport {
         assertThat(d.value()).isEqualTo(PoisonMarkerDeserializer.MARKER);
         assertThat(DeadLetters.header(d, KafkaFetchConstants.DLT_REASON)).isEqualTo("deserialization");
         assertThat(DeadLetters.header(d, KafkaFetchConstants.DLT_ORIGINAL_PARTITION)).isEqualTo("0");
-        assertThat(DeadLetters.header(d, KafkaFetchConstants.DLT_ORIGINAL_OFFSET)).isEqualTo(Long.toString(poisonOffset));
+        assertThat(DeadLetters.header(d, KafkaFetchConstants.DLT_ORIGINAL_OFFSET))
+                .isEqualTo(Long.toString(poisonOffset));
 
         Set<String> lost = new HashSet<>(healthy);
         lost.removeAll(done);

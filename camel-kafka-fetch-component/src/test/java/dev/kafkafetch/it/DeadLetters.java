@@ -19,7 +19,8 @@ final class DeadLetters {
     }
 
     /** Waits until the topic holds at least {@code n} records and returns all of them. */
-    static List<ConsumerRecord<String, String>> awaitRecords(KafkaTestSupport kafka, String topic, int n, Duration timeout) {
+    static List<ConsumerRecord<String, String>> awaitRecords(KafkaTestSupport kafka, String topic, int n,
+                                                             Duration timeout) {
         List<ConsumerRecord<String, String>> holder = new ArrayList<>();
         await().atMost(timeout).pollInterval(Duration.ofMillis(200)).until(() -> {
             List<ConsumerRecord<String, String>> all = kafka.readAll(topic, Duration.ofSeconds(5));
