@@ -56,7 +56,6 @@ public final class DeadLetterPublisher implements AutoCloseable {
     private final String groupId;
     private final Producer<byte[], byte[]> producer;
     private final ScheduledExecutorService sender;
-    private final AtomicInteger pending = new AtomicInteger();
     private volatile boolean closed;
 
     /** @param sender a single thread of the consumer's, on which every send happens */
@@ -74,9 +73,9 @@ public final class DeadLetterPublisher implements AutoCloseable {
         this.producer = new KafkaProducer<>(props);
     }
 
-    /** Dead letters handed over and not acknowledged yet. */
-    public int pending() {
-        return pending.get();
+    /** The dead-letter topic. */
+    public String topic() {
+        return topic;
     }
 
     /**
@@ -85,7 +84,6 @@ public final class DeadLetterPublisher implements AutoCloseable {
      */
     public void publish(List<WorkItem> records, String reason, Exception failure, int attempts, Callback callback) {
         AtomicInteger left = new AtomicInteger(records.size());
-        pending.addAndGet(records.size());
         for (WorkItem record : records) {
             Letter letter = new Letter(record, reason, toRecord(record, reason, failure, attempts), callback, left);
             schedule(letter, 0);
@@ -146,7 +144,6 @@ public final class DeadLetterPublisher implements AutoCloseable {
         if (letter.left.decrementAndGet() == 0) {
             letter.callback.acked();
         }
-        pending.decrementAndGet(); // after the completion is queued: revoke and stop wait for pending() == 0
     }
 
     private void failed(Letter letter, Exception error) {
@@ -163,7 +160,6 @@ public final class DeadLetterPublisher implements AutoCloseable {
     }
 
     private void abandon(Letter letter) {
-        pending.decrementAndGet();
         LOG.warn("Dead letter for {} abandoned: the consumer is stopping; the record will be re-delivered", letter.item);
     }
 

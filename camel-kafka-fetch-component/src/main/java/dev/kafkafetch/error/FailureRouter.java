@@ -127,17 +127,21 @@ public final class FailureRouter implements Consumer<WorkItem> {
 
     private void deadLetter(WorkItem item) {
         String reason = item.failureReason() != null ? item.failureReason() : "failed";
+        item.records().forEach(r -> r.partitionState().deadLetterSent());
         deadLetters.publish(item.records(), reason, item.failure(), item.attempt(), new DeadLetterPublisher.Callback() {
             @Override
             public void acked() {
                 item.markDeadLettered();
                 completed.accept(item);
+                // after the completion is queued: revoke and stop see one or the other
+                item.records().forEach(r -> r.partitionState().deadLetterAcked());
             }
 
             @Override
             public void troubled(WorkItem record, Exception error) {
                 troubled.incrementAndGet();
-                metrics.deadLetterTrouble("dead letter for " + record + " is not acknowledged (" + error
+                metrics.deadLetterTrouble("the dead letter of " + record + " to " + deadLetters.topic()
+                                          + " is not acknowledged (" + error
                                           + "); the record stays unfinished and is retried");
                 if (pollErrors.decide(error) == PollOnError.STOP) {
                     stopTask.run();

@@ -115,7 +115,7 @@ public final class KafkaFetchRecords implements Runnable {
                 ? new BatchCollector(settings.batchingIntervalMs(), settings.maxPollRecords()) : null;
         this.stalls = new StallDetector(settings.stallTimeoutMs(), dispatcher, failures, deadLetters != null, metrics);
         this.partitions = new PartitionStates(threadName, settings, dispatcher, batches, commits, metrics,
-                this::settle, () -> deadLetters != null && deadLetters.pending() > 0);
+                this::settle);
         this.intake = new RecordIntake(partitions, dispatcher, batches);
         this.pauses = new PauseControl(threadName, dispatcher, partitions, completions);
         this.pollErrors = new PollErrorHandler(threadName, settings.subscription(), pollExceptionStrategy,
@@ -394,7 +394,7 @@ public final class KafkaFetchRecords implements Runnable {
         }
         dispatcher.hold(true);
         partitions.stopStarting(item -> true);
-        partitions.awaitRunning(item -> true, settings.shutdownTimeoutMs());
+        partitions.awaitRunning(partitions.all(), settings.shutdownTimeoutMs());
         breaks.clear();
         if (settings.autoCommitEnable()) {
             commits.commitFinished(c, partitions.all());

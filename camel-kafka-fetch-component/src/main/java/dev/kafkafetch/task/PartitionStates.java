@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
-import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
 
 import dev.kafkafetch.commit.CommitManager;
@@ -48,7 +47,6 @@ final class PartitionStates implements ConsumerRebalanceListener {
     private final CommitManager commits;
     private final TaskMetrics metrics;
     private final Runnable settle;
-    private final BooleanSupplier deadLettersPending;
     private final Map<TopicPartition, PartitionState> assigned = new HashMap<>();
     /** Records dropped for partitions whose own seek back is still to come: the lowest offset of each. */
     private final Map<PartitionState, Long> parked = new HashMap<>();
@@ -58,11 +56,10 @@ final class PartitionStates implements ConsumerRebalanceListener {
 
     /**
      * @param batches            null unless batching
-     * @param settle             drains completions and manual commits (run while waiting for running records)
-     * @param deadLettersPending whether dead letters are still waiting for the broker
+     * @param settle  drains completions and manual commits (run while waiting for running records)
      */
     PartitionStates(String taskName, TaskSettings settings, Dispatcher dispatcher, BatchCollector batches,
-                    CommitManager commits, TaskMetrics metrics, Runnable settle, BooleanSupplier deadLettersPending) {
+                    CommitManager commits, TaskMetrics metrics, Runnable settle) {
         this.taskName = taskName;
         this.settings = settings;
         this.dispatcher = dispatcher;
@@ -70,7 +67,6 @@ final class PartitionStates implements ConsumerRebalanceListener {
         this.commits = commits;
         this.metrics = metrics;
         this.settle = settle;
-        this.deadLettersPending = deadLettersPending;
     }
 
     /** A new consumer: it starts with nothing assigned and nothing paused. */
@@ -226,7 +222,7 @@ final class PartitionStates implements ConsumerRebalanceListener {
         Set<PartitionState> set = new HashSet<>(revoked);
         Predicate<WorkItem> touched = i -> i.touches(set::contains);
         List<WorkItem> dropped = stopStarting(touched);
-        awaitRunning(touched, settings.revokeTimeoutMs());
+        awaitRunning(revoked, settings.revokeTimeoutMs());
         if (settings.autoCommitEnable()) {
             commits.commitFinished(consumer, revoked);
         }
@@ -324,15 +320,21 @@ final class PartitionStates implements ConsumerRebalanceListener {
         rewind(kept);
     }
 
-    /** Drains completions until no matching record runs and no dead letter is pending, or the timeout passed. */
-    void awaitRunning(Predicate<WorkItem> which, long timeoutMs) {
+    /**
+     * Drains completions until no record of these partitions runs and none of their dead letters is pending, or the
+     * timeout passed.
+     */
+    void awaitRunning(Collection<PartitionState> states, long timeoutMs) {
+        Set<PartitionState> set = new HashSet<>(states);
+        Predicate<WorkItem> touched = i -> i.touches(set::contains);
         long start = System.currentTimeMillis();
         long deadline = start > Long.MAX_VALUE - timeoutMs ? Long.MAX_VALUE : start + timeoutMs;
         try {
             while (true) {
                 // busy first, then drain: a record leaves "running" (and a dead letter "pending") only after its
                 // completion was queued, so when neither is busy, this drain sees every completion
-                boolean busy = dispatcher.runningCount(which) > 0 || deadLettersPending.getAsBoolean();
+                boolean busy = dispatcher.runningCount(touched) > 0
+                               || set.stream().anyMatch(s -> s.deadLettersPending() > 0);
                 settle.run();
                 long left = deadline - System.currentTimeMillis();
                 if (!busy || left <= 0) {

@@ -1,5 +1,7 @@
 package dev.kafkafetch.window;
 
+import java.util.concurrent.atomic.AtomicInteger;
+
 import org.apache.kafka.common.TopicPartition;
 
 /**
@@ -9,7 +11,8 @@ import org.apache.kafka.common.TopicPartition;
  * Guarantees: {@link #committable()} and {@link #manualCommittable()} never pass the first unfinished record; once
  * {@link #retire retired} (revoked, lost, or the consumer closed) nothing finishes in it any more, so a late completion
  * can never move a commit. Created and retired by one owner, the fetch task's partition registry; confined to the fetch
- * thread except the two flags workers read ({@link #isRetired()}, {@link #isBreakPending()}).
+ * thread except the two flags workers read ({@link #isRetired()}, {@link #isBreakPending()}) and the count of dead
+ * letters on their way ({@link #deadLetterSent()}, {@link #deadLetterAcked()}).
  */
 public final class PartitionState {
 
@@ -21,6 +24,7 @@ public final class PartitionState {
     private int redeliveryAttempt;
     private volatile boolean retired;
     private volatile boolean breakPending;
+    private final AtomicInteger deadLettersPending = new AtomicInteger();
 
     /** @param committed the group's committed offset when the partition was assigned, or -1 when unknown */
     public PartitionState(TopicPartition partition, long committed) {
@@ -80,6 +84,21 @@ public final class PartitionState {
 
     public boolean isBreakPending() {
         return breakPending;
+    }
+
+    /** Any thread: a dead letter of one of its records was handed to the producer. */
+    public void deadLetterSent() {
+        deadLettersPending.incrementAndGet();
+    }
+
+    /** Any thread: that dead letter was acknowledged, and its record's completion queued. */
+    public void deadLetterAcked() {
+        deadLettersPending.decrementAndGet();
+    }
+
+    /** Dead letters of its records not acknowledged yet: a revoke or stop waits for them, as for running records. */
+    public int deadLettersPending() {
+        return deadLettersPending.get();
     }
 
     public void retire() {

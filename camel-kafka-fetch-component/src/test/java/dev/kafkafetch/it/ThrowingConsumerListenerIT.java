@@ -6,7 +6,7 @@ import java.util.List;
 
 import dev.kafkafetch.KafkaFetchConsumer;
 import dev.kafkafetch.KafkaFetchConsumerListener;
-import dev.kafkafetch.processor.ProcessingResult;
+import dev.kafkafetch.dispatch.ProcessingResult;
 import dev.kafkafetch.testinfra.KafkaTestSupport;
 import org.apache.camel.CamelContext;
 import org.apache.camel.builder.RouteBuilder;
