@@ -62,10 +62,12 @@ class KeyOrderAfterSeekBackIT extends KafkaFetchITSupport {
                 .until(() -> executions.succeededIds().containsAll(produced));
         Thread.sleep(500); // a late re-delivery shows up meanwhile
 
-        assertThat(executions.of(failsOnce)).as("the failing record was delivered again").hasSizeGreaterThanOrEqualTo(2);
-        assertThat(executions.overlaps(ExecutionLog.Execution::key)).as("executions of one key that overlapped").isEmpty();
-        assertThat(executions.outOfOrder(ExecutionLog.Execution::key)).as("keys whose records first succeeded out of order")
+        assertThat(executions.of(failsOnce)).as("the failing record was delivered again")
+                .hasSizeGreaterThanOrEqualTo(2);
+        assertThat(executions.overlaps(ExecutionLog.Execution::key)).as("executions of one key that overlapped")
                 .isEmpty();
+        assertThat(executions.outOfOrder(ExecutionLog.Execution::key))
+                .as("keys whose records first succeeded out of order").isEmpty();
         assertThat(produced).allMatch(executions.succeededIds()::contains);
     }
 }

@@ -36,7 +36,7 @@ import static org.awaitility.Awaitility.await;
  * and a plain member joins and leaves the group over and over, each time taking one partition from A (about 35% of
  * the rounds hit on today's code). The rounds stop as soon as A skipped a record.
  */
-class SeekBackDuringRevokeIT extends KafkaFetchITSupport {
+class SeekBackDuringRevokeLosesNothingIT extends KafkaFetchITSupport {
 
     private static final long ROUNDS_BUDGET_MS = 30_000;
 

@@ -28,7 +28,7 @@ import static org.awaitility.Awaitility.await;
  * before the revoke completes or dropped. Once A's snapshot no longer lists p, A never starts a batch with a record
  * of p (it would process records another member now owns); nothing is lost.
  */
-class BatchRevokeIT extends KafkaFetchITSupport {
+class RevokedPartitionStaysOutOfBatchesIT extends KafkaFetchITSupport {
 
     @Test
     void noBatchWithARevokedPartitionStartsAfterTheRevoke() throws Exception {
