@@ -115,7 +115,7 @@ public final class KafkaFetchRecords implements Runnable {
                 ? new BatchCollector(settings.batchingIntervalMs(), settings.maxPollRecords()) : null;
         this.stalls = new StallDetector(settings.stallTimeoutMs(), dispatcher, failures, deadLetters != null, metrics);
         this.partitions = new PartitionStates(threadName, settings, dispatcher, batches, commits, metrics,
-                this::settle);
+                this::settle, () -> publishSnapshot(System.currentTimeMillis()));
         this.intake = new RecordIntake(partitions, dispatcher, batches);
         this.pauses = new PauseControl(threadName, dispatcher, partitions, completions);
         this.pollErrors = new PollErrorHandler(threadName, settings.subscription(), pollExceptionStrategy,

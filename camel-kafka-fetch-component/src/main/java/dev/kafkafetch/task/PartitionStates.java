@@ -47,6 +47,7 @@ final class PartitionStates implements ConsumerRebalanceListener {
     private final CommitManager commits;
     private final TaskMetrics metrics;
     private final Runnable settle;
+    private final Runnable publish;
     private final Map<TopicPartition, PartitionState> assigned = new HashMap<>();
     /** Records dropped for partitions whose own seek back is still to come: the lowest offset of each. */
     private final Map<PartitionState, Long> parked = new HashMap<>();
@@ -57,9 +58,11 @@ final class PartitionStates implements ConsumerRebalanceListener {
     /**
      * @param batches            null unless batching
      * @param settle  drains completions and manual commits (run while waiting for running records)
+     * @param publish publishes the task's snapshot (after each rebalance callback, so it shows the new assignment
+     *                before any record of it runs)
      */
     PartitionStates(String taskName, TaskSettings settings, Dispatcher dispatcher, BatchCollector batches,
-                    CommitManager commits, TaskMetrics metrics, Runnable settle) {
+                    CommitManager commits, TaskMetrics metrics, Runnable settle, Runnable publish) {
         this.taskName = taskName;
         this.settings = settings;
         this.dispatcher = dispatcher;
@@ -67,6 +70,7 @@ final class PartitionStates implements ConsumerRebalanceListener {
         this.commits = commits;
         this.metrics = metrics;
         this.settle = settle;
+        this.publish = publish;
     }
 
     /** A new consumer: it starts with nothing assigned and nothing paused. */
@@ -227,6 +231,7 @@ final class PartitionStates implements ConsumerRebalanceListener {
             commits.commitFinished(consumer, revoked);
         }
         retire(revoked, touched, dropped);
+        publish.run();
         LOG.info("Fetch task {} revoked {}", taskName, partitions);
     }
 
@@ -240,6 +245,7 @@ final class PartitionStates implements ConsumerRebalanceListener {
         Set<PartitionState> set = new HashSet<>(lost);
         Predicate<WorkItem> touched = i -> i.touches(set::contains);
         retire(lost, touched, List.of());
+        publish.run();
         LOG.warn("Fetch task {} lost {} without a chance to commit; unfinished records will be re-delivered", taskName,
                 partitions);
     }
@@ -267,6 +273,7 @@ final class PartitionStates implements ConsumerRebalanceListener {
         if (pausedReason != null) {
             consumer.pause(partitions);
         }
+        publish.run();
         LOG.info("Fetch task {} assigned {}", taskName, partitions);
     }
 

@@ -16,12 +16,13 @@ import java.util.function.Function;
 import java.util.stream.LongStream;
 
 import dev.kafkafetch.commit.DefaultKafkaManualCommitFactory;
-import dev.kafkafetch.commit.ManualCommitGateway;
+import dev.kafkafetch.commit.ManualCommitQueue;
+import dev.kafkafetch.dispatch.ItemProcessor;
+import dev.kafkafetch.dispatch.Ordering;
 import dev.kafkafetch.error.ConfiguredPollExceptionStrategy;
 import dev.kafkafetch.error.PollOnError;
-import dev.kafkafetch.processor.ItemProcessor;
-import dev.kafkafetch.processor.Ordering;
-import dev.kafkafetch.processor.RecordDecoder;
+import dev.kafkafetch.security.SecretMasker;
+import dev.kafkafetch.serde.RecordDecoder;
 import org.apache.camel.support.LoggingExceptionHandler;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
@@ -65,7 +66,7 @@ class LateWakeupTest {
         AtomicReference<Runnable> failOffset3 = new AtomicReference<>();
         CountDownLatch offset3Running = new CountDownLatch(1);
         // breakOnFirstError with commits on (the seek-back commits what finished before it), no interval commit
-        start(settings(true, false, true, 3_600_000), gateway -> (item, callback) -> {
+        start(settings(true, false, true, 3_600_000), commitQueue -> (item, callback) -> {
             if (item.offset() == 3 && item.attempt() == 1) {
                 // the first delivery of offset 3 fails, asynchronously, when the test says so
                 failOffset3.set(() -> {
@@ -109,14 +110,14 @@ class LateWakeupTest {
         CountDownLatch offset5Running = new CountDownLatch(1);
         CountDownLatch commitNow = new CountDownLatch(1);
         // manual commits only; breakOnFirstError, so a record whose commit() threw is delivered again
-        start(settings(true, true, false, 200), gateway -> (item, callback) -> {
+        start(settings(true, true, false, 200), commitQueue -> (item, callback) -> {
             deliveries.merge(item.offset(), 1, Integer::sum);
             if (item.offset() == 5 && item.attempt() == 1) {
                 offset5Running.countDown();
                 try {
                     commitNow.await(WAIT.toSeconds(), TimeUnit.SECONDS);
                     // what the route does with the CamelKafkaManualCommit header (the synchronous default)
-                    new DefaultKafkaManualCommitFactory().newInstance(item, gateway).commit();
+                    new DefaultKafkaManualCommitFactory().newInstance(commitQueue.targetFor(item)).commit();
                 } catch (Exception e) {
                     commitErrors.add(e);
                     item.fail("failed", e); // an exception thrown inside the route fails the exchange
@@ -176,10 +177,10 @@ class LateWakeupTest {
         return new TaskSettings("g", new Properties(), new Properties(), StringDeserializer.class,
                 StringDeserializer.class, List.of("t"), null, 50, 100, 1000, 4, Ordering.PARTITION, autoCommit,
                 autoCommitIntervalMs, 1000, 2000, 1000, null, 0, null, breakOnFirstError, 0, allowManualCommit, false,
-                0, 0, 10, 0, 10);
+                0, 0, 10, 0, 10, new SecretMasker(List.of()));
     }
 
-    private void start(TaskSettings settings, Function<ManualCommitGateway, ItemProcessor> processor) {
+    private void start(TaskSettings settings, Function<ManualCommitQueue, ItemProcessor> processor) {
         task = new KafkaFetchRecords(settings, "late-wakeup-test", props -> {
             ReplayingMockConsumer m = new ReplayingMockConsumer();
             m.updateBeginningOffsets(Map.of(tp, 0L));

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -42,7 +43,9 @@ import org.apache.kafka.common.metrics.KafkaMetric;
  *       wakeup that arrives during such a poll (for example from a poll task of the delegate) lands "after poll's
  *       last wakeup check" and is thrown by the next blocking call, exactly the race a real consumer has.</li>
  *   <li>{@link #wakeupOnCall(String, int)} / {@link #wakeupOnNextCall(String)}: the n-th call (counted from now) of a
- *       blocking method throws {@link WakeupException}, without any {@code wakeup()}.</li>
+ *       method throws {@link WakeupException}, without any {@code wakeup()}. Any method may be chosen: a real consumer
+ *       throws it from the blocking ones only, so choosing another one is stricter than Kafka, which is how the
+ *       fetch task's wakeup rule is tested to cover every call.</li>
  *   <li>{@link #calls(String)}, {@link #wakeupCalls()}, {@link #awaitWakeupCalls(int, Duration)} and
  *       {@link #thrown()} tell what happened.</li>
  * </ul>
@@ -87,12 +90,8 @@ public final class WakeupInjectingConsumer<K, V> implements Consumer<K, V> {
         return delegate;
     }
 
-    /** The {@code nth} call (1 = the next one) of the blocking method {@code method}, counted from now, throws. */
+    /** The {@code nth} call (1 = the next one) of {@code method}, counted from now, throws WakeupException. */
     public WakeupInjectingConsumer<K, V> wakeupOnCall(String method, int nth) {
-        if (!BLOCKING.contains(method)) {
-            throw new IllegalArgumentException(method + " never throws WakeupException on a real consumer; one of "
-                                               + BLOCKING);
-        }
         if (nth < 1) {
             throw new IllegalArgumentException("nth must be >= 1, was " + nth);
         }
@@ -104,6 +103,13 @@ public final class WakeupInjectingConsumer<K, V> implements Consumer<K, V> {
     /** The next call of the blocking method {@code method} throws WakeupException. */
     public WakeupInjectingConsumer<K, V> wakeupOnNextCall(String method) {
         return wakeupOnCall(method, 1);
+    }
+
+    /** How many times each method was called so far (any overload). */
+    public Map<String, Integer> callCounts() {
+        Map<String, Integer> counts = new TreeMap<>();
+        calls.forEach((method, n) -> counts.put(method, n.get()));
+        return counts;
     }
 
     /** How many times {@code method} was called (any overload). */
@@ -148,12 +154,9 @@ public final class WakeupInjectingConsumer<K, V> implements Consumer<K, V> {
     /** Counts a call and throws when a wakeup is pending (blocking calls) or injected for it. */
     private void enter(String method) {
         int n = counter(method).incrementAndGet();
-        if (!BLOCKING.contains(method)) {
-            return;
-        }
         Set<Integer> at = injections.get(method);
         boolean injected = at != null && at.remove(n);
-        if (injected || pendingWakeup.getAndSet(false)) {
+        if (injected || BLOCKING.contains(method) && pendingWakeup.getAndSet(false)) {
             thrown.add(method + "#" + n + (injected ? " (injected)" : " (wakeup)"));
             throw new WakeupException();
         }
@@ -430,6 +433,7 @@ public final class WakeupInjectingConsumer<K, V> implements Consumer<K, V> {
 
     @Override
     public Map<MetricName, ? extends Metric> metrics() {
+        enter("metrics");
         return delegate.metrics();
     }
 
@@ -453,11 +457,13 @@ public final class WakeupInjectingConsumer<K, V> implements Consumer<K, V> {
 
     @Override
     public OptionalLong currentLag(TopicPartition topicPartition) {
+        enter("currentLag");
         return delegate.currentLag(topicPartition);
     }
 
     @Override
     public ConsumerGroupMetadata groupMetadata() {
+        enter("groupMetadata");
         return delegate.groupMetadata();
     }
 
