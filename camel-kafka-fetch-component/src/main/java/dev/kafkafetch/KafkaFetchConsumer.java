@@ -217,7 +217,9 @@ public class KafkaFetchConsumer extends DefaultConsumer
     /**
      * Stops every task (each finishes what runs, bounded by shutdownTimeout, commits and closes), then the pools and
      * the dead-letter producer. The cleanup always completes, even when the stopping thread is interrupted (Camel does
-     * that when its shutdown times out): the interrupt is kept for the caller and reported once everything is closed.
+     * that when its shutdown times out): the tasks are then told to stop waiting for their records, still commit what
+     * finished and leave the group (so a restart gets the partitions at once), and the interrupt is kept for the
+     * caller once everything is closed.
      */
     @Override
     protected void doStop() throws Exception {
@@ -228,21 +230,24 @@ public class KafkaFetchConsumer extends DefaultConsumer
         healthCheckRegistry = null;
         List<KafkaFetchRecords> stopping = tasks;
         stopping.forEach(KafkaFetchRecords::requestStop);
+        ExecutorServiceManager esm = getEndpoint().getCamelContext().getExecutorServiceManager();
         boolean interrupted = false;
         long wait = settings.shutdownTimeoutMs() + settings.commitTimeoutMs() + 5000;
-        for (KafkaFetchRecords task : stopping) {
-            try {
-                if (!task.awaitTermination(interrupted ? 0 : wait)) {
-                    LOG.warn("Fetch task {} did not terminate within {} ms", task.threadName(), interrupted ? 0 : wait);
+        try {
+            for (KafkaFetchRecords task : stopping) {
+                if (!task.awaitTermination(wait)) {
+                    LOG.warn("Fetch task {} did not terminate within {} ms", task.threadName(), wait);
                 }
-            } catch (InterruptedException e) {
-                interrupted = true;
-                LOG.warn("Interrupted while stopping fetch task {}; closing the rest without waiting",
-                        task.threadName());
             }
+        } catch (InterruptedException e) {
+            interrupted = true;
+            LOG.warn("Interrupted while stopping {}: its fetch tasks stop waiting for running records, commit what"
+                     + " finished and leave the group", settings.subscription());
+            esm.shutdownNow(fetchThreads); // interrupts their waits; each still commits and closes
+            fetchThreads = null;
+            awaitClosed(stopping);
         }
         tasks = List.of();
-        ExecutorServiceManager esm = getEndpoint().getCamelContext().getExecutorServiceManager();
         if (fetchThreads != null) {
             esm.shutdownNow(fetchThreads);
             fetchThreads = null;
@@ -262,6 +267,18 @@ public class KafkaFetchConsumer extends DefaultConsumer
         super.doStop();
         if (interrupted) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    /** After an interrupt: a short, bounded wait for the tasks' commit and close. */
+    private void awaitClosed(List<KafkaFetchRecords> stopping) {
+        long deadline = System.currentTimeMillis() + Math.min(settings.commitTimeoutMs(), 5000) + 1000;
+        try {
+            for (KafkaFetchRecords task : stopping) {
+                task.awaitTermination(Math.max(0, deadline - System.currentTimeMillis()));
+            }
+        } catch (InterruptedException again) {
+            LOG.warn("Interrupted again while {} closes; closing the rest now", settings.subscription());
         }
     }
 }

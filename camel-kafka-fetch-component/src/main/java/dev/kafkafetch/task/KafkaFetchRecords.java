@@ -396,11 +396,17 @@ public final class KafkaFetchRecords implements Runnable {
         partitions.stopStarting(item -> true);
         partitions.awaitRunning(partitions.all(), settings.shutdownTimeoutMs());
         breaks.clear();
+        // an interrupt (a forced shutdown) ends the wait, but not the commit and the leave-group request: a member
+        // that left no commit re-delivers more, and one that did not leave holds its partitions for a session timeout
+        boolean interrupted = Thread.interrupted();
         if (settings.autoCommitEnable()) {
             commits.commitFinished(c, partitions.all());
         }
         partitions.retireAll();
         c.close(Duration.ofMillis(Math.min(settings.commitTimeoutMs(), 5000)));
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
         consumer = null;
         pauses.restoreHold();
         if (decoder != null) {
