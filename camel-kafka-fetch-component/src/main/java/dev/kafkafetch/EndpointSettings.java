@@ -89,7 +89,8 @@ final class EndpointSettings {
             } catch (PatternSyntaxException ex) {
                 throw new IllegalArgumentException("kafka-fetch topic '" + e.getTopic()
                                                    + "' is not a valid regular expression (topicIsPattern=true): "
-                                                   + ex.getDescription(), ex);
+                                                   + ex.getDescription(),
+                        ex);
             }
         } else {
             topics = new ArrayList<>();
@@ -103,7 +104,8 @@ final class EndpointSettings {
             }
         }
         String dlt = e.getDeadLetterTopic();
-        if (dlt != null && (topics != null && topics.contains(dlt) || pattern != null && pattern.matcher(dlt).matches())) {
+        if (dlt != null
+            && (topics != null && topics.contains(dlt) || pattern != null && pattern.matcher(dlt).matches())) {
             throw new IllegalArgumentException("kafka-fetch option deadLetterTopic (" + dlt
                                                + ") must not be a topic this endpoint consumes");
         }
@@ -148,7 +150,8 @@ final class EndpointSettings {
             for (Map.Entry<String, Object> entry : extra.entrySet()) {
                 String key = entry.getKey();
                 Object value = entry.getValue();
-                if (ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG.equals(key) && "true".equalsIgnoreCase(String.valueOf(value))) {
+                if (ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG.equals(key)
+                    && "true".equalsIgnoreCase(String.valueOf(value))) {
                     throw new IllegalArgumentException("kafka-fetch option additionalProperties.enable.auto.commit=true"
                                                        + " is refused: it commits records before they are processed;"
                                                        + " use autoCommitEnable");
@@ -192,7 +195,8 @@ final class EndpointSettings {
         KafkaAuthType auth = e.getSaslAuthType();
         boolean credentialsType = auth != null && auth.usesCredentials();
         if (!credentialsType) {
-            String given = e.getSaslUsername() != null ? "saslUsername" : e.getSaslPassword() != null ? "saslPassword" : null;
+            String given = e.getSaslUsername() != null ? "saslUsername"
+                    : e.getSaslPassword() != null ? "saslPassword" : null;
             if (given != null) {
                 throw new IllegalArgumentException("kafka-fetch option " + given + " is only used with saslAuthType"
                                                    + " PLAIN, SCRAM_SHA_256 or SCRAM_SHA_512 (saslAuthType is "
@@ -202,10 +206,10 @@ final class EndpointSettings {
         if (auth != null && auth.isSasl()) {
             if (jaas == null) {
                 if (!credentialsType) {
-                    throw new IllegalArgumentException("kafka-fetch option saslAuthType=" + auth + " needs saslJaasConfig:"
-                                                       + " kafka-fetch builds the JAAS config only for PLAIN,"
-                                                       + " SCRAM_SHA_256 and SCRAM_SHA_512 (other sasl.* client settings"
-                                                       + " go through additionalProperties)");
+                    throw new IllegalArgumentException("kafka-fetch option saslAuthType=" + auth
+                                                       + " needs saslJaasConfig: kafka-fetch builds the JAAS config"
+                                                       + " only for PLAIN, SCRAM_SHA_256 and SCRAM_SHA_512 (other"
+                                                       + " sasl.* client settings go through additionalProperties)");
                 }
                 String username = e.getSaslUsername();
                 if (username == null || username.isBlank()) {
@@ -312,7 +316,8 @@ final class EndpointSettings {
             return e.getCamelContext().getClassResolver().resolveMandatoryClass(className);
         } catch (ClassNotFoundException ex) {
             throw new IllegalArgumentException("kafka-fetch option " + option + ": class " + className
-                                               + " cannot be found", ex);
+                                               + " cannot be found",
+                    ex);
         }
     }
 

@@ -47,7 +47,8 @@ public class KafkaFetchComponent extends HealthCheckComponent {
     @Override
     protected Endpoint createEndpoint(String uri, String remaining, Map<String, Object> parameters) throws Exception {
         if (remaining == null || remaining.isBlank()) {
-            throw new IllegalArgumentException("kafka-fetch: the topic is missing, e.g. kafka-fetch:orders?brokers=...");
+            throw new IllegalArgumentException(
+                    "kafka-fetch: the topic is missing, e.g. kafka-fetch:orders?brokers=...");
         }
         KafkaFetchEndpoint endpoint = new KafkaFetchEndpoint(uri, this);
         endpoint.setTopic(remaining);

@@ -9,13 +9,13 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Function;
 
+import dev.kafkafetch.dispatch.ProcessingResult;
 import dev.kafkafetch.error.ConfiguredPollExceptionStrategy;
 import dev.kafkafetch.error.DeadLetterPublisher;
 import dev.kafkafetch.error.PollExceptionStrategy;
+import dev.kafkafetch.health.HealthSettings;
 import dev.kafkafetch.health.KafkaFetchConsumerHealthCheck;
 import dev.kafkafetch.metrics.TaskSnapshot;
-import dev.kafkafetch.dispatch.ProcessingResult;
-import dev.kafkafetch.health.HealthSettings;
 import dev.kafkafetch.processor.ExchangeBuilder;
 import dev.kafkafetch.processor.RouteItemProcessor;
 import dev.kafkafetch.serde.RecordDecoder;
@@ -187,7 +187,8 @@ public class KafkaFetchConsumer extends DefaultConsumer
         KafkaFetchEndpoint e = getEndpoint();
         HealthSettings health = new HealthSettings(e.getTopic(), settings.groupId(), e.getBrokers(),
                 settings.pollTimeoutMs(), e.getSessionTimeoutMs(), e.getHeartbeatIntervalMs(),
-                e.getMaxPollIntervalMs() != null ? e.getMaxPollIntervalMs() : HealthSettings.DEFAULT_MAX_POLL_INTERVAL_MS);
+                e.getMaxPollIntervalMs() != null ? e.getMaxPollIntervalMs()
+                        : HealthSettings.DEFAULT_MAX_POLL_INTERVAL_MS);
         KafkaFetchConsumerHealthCheck check = new KafkaFetchConsumerHealthCheck(getRouteId(), kind, health,
                 this::taskSnapshots);
         check.setCamelContext(e.getCamelContext());
@@ -242,7 +243,8 @@ public class KafkaFetchConsumer extends DefaultConsumer
         } catch (InterruptedException e) {
             interrupted = true;
             LOG.warn("Interrupted while stopping {}: its fetch tasks stop waiting for running records, commit what"
-                     + " finished and leave the group", settings.subscription());
+                     + " finished and leave the group",
+                    settings.subscription());
             esm.shutdownNow(fetchThreads); // interrupts their waits; each still commits and closes
             fetchThreads = null;
             awaitClosed(stopping);

@@ -4,8 +4,8 @@ import java.util.Map;
 
 import dev.kafkafetch.commit.DefaultKafkaManualCommitFactory;
 import dev.kafkafetch.commit.KafkaManualCommitFactory;
-import dev.kafkafetch.error.PollOnError;
 import dev.kafkafetch.dispatch.Ordering;
+import dev.kafkafetch.error.PollOnError;
 import dev.kafkafetch.security.KafkaAuthType;
 import dev.kafkafetch.serde.DefaultKafkaHeaderDeserializer;
 import dev.kafkafetch.serde.KafkaFetchHeaderFilterStrategy;
@@ -674,6 +674,7 @@ public class KafkaFetchEndpoint extends DefaultEndpoint implements HeaderFilterS
     public void setDeadLetterTopic(String deadLetterTopic) {
         this.deadLetterTopic = deadLetterTopic;
     }
+
     public boolean isBreakOnFirstError() {
         return breakOnFirstError;
     }

@@ -49,8 +49,10 @@ class SecurityOptionsTest {
 
     @Test
     void shorthandKeepsSaslPlaintextWhenAskedFor() {
-        Properties p = common("&saslAuthType=SCRAM_SHA_512&saslUsername=bob&saslPassword=pw&securityProtocol=SASL_PLAINTEXT");
-        assertThat(p).containsEntry("security.protocol", "SASL_PLAINTEXT").containsEntry("sasl.mechanism", "SCRAM-SHA-512")
+        Properties p = common(
+                "&saslAuthType=SCRAM_SHA_512&saslUsername=bob&saslPassword=pw&securityProtocol=SASL_PLAINTEXT");
+        assertThat(p).containsEntry("security.protocol", "SASL_PLAINTEXT")
+                .containsEntry("sasl.mechanism", "SCRAM-SHA-512")
                 .containsEntry("sasl.jaas.config", "org.apache.kafka.common.security.scram.ScramLoginModule required"
                                                    + " username=\"bob\" password=\"pw\";");
         assertThat(common("&saslAuthType=SCRAM_SHA_256&saslUsername=bob&saslPassword=pw"))
@@ -83,20 +85,23 @@ class SecurityOptionsTest {
                 .containsEntry("ssl.truststore.password", "tp").containsEntry("ssl.truststore.type", "PKCS12")
                 .containsEntry("ssl.protocol", "TLSv1.3").containsEntry("ssl.enabled.protocols", "TLSv1.3")
                 .containsEntry("ssl.endpoint.identification.algorithm", "")
-                .containsEntry("ssl.keymanager.algorithm", "SunX509").containsEntry("ssl.trustmanager.algorithm", "PKIX")
+                .containsEntry("ssl.keymanager.algorithm", "SunX509")
+                .containsEntry("ssl.trustmanager.algorithm", "PKIX")
                 .containsEntry("ssl.cipher.suites", "TLS_AES_128_GCM_SHA256").containsEntry("ssl.provider", "SunJSSE");
         assertThat(common("&securityProtocol=SSL")).containsEntry("ssl.endpoint.identification.algorithm", "https");
     }
 
     @Test
     void noneIsPlaintextOrSslWithAStore() {
-        assertThat(common("&saslAuthType=NONE&securityProtocol=SASL_SSL")).containsEntry("security.protocol", "PLAINTEXT");
+        assertThat(common("&saslAuthType=NONE&securityProtocol=SASL_SSL")).containsEntry("security.protocol",
+                "PLAINTEXT");
         assertThat(common("&saslAuthType=NONE&sslTruststoreLocation=/t.jks")).containsEntry("security.protocol", "SSL");
     }
 
     @Test
     void consumerPropertiesCarryTheSameSecuritySettings() {
-        KafkaFetchEndpoint endpoint = endpoint("&saslAuthType=PLAIN&saslUsername=a&saslPassword=b&sslTruststoreLocation=/t");
+        KafkaFetchEndpoint endpoint = endpoint(
+                "&saslAuthType=PLAIN&saslUsername=a&saslPassword=b&sslTruststoreLocation=/t");
         Properties consumer = endpoint.taskSettings().properties();
         endpoint.taskSettings().producerProperties().forEach((k, v) -> assertThat(consumer).containsEntry(k, v));
     }
@@ -112,7 +117,7 @@ class SecurityOptionsTest {
         "&saslPassword=hush-1234|saslPassword",
         "&saslUsername=u|saslUsername",
         "&saslAuthType=SSL&saslUsername=u&saslPassword=hush-1234|saslUsername",
-        "&securityProtocol=TLS|securityProtocol"})
+        "&securityProtocol=TLS|securityProtocol" })
     void badSecurityOptionsAreRefusedNamingTheOption(String options, String named) {
         Throwable failure = catchThrowable(() -> endpoint(options).taskSettings());
         assertThat(failure).isNotNull();

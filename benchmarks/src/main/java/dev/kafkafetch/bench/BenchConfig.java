@@ -88,9 +88,9 @@ final class BenchConfig {
             return "smoke mode (tiny counts, 1 round, no warm-up, camel-kafka pollTimeoutMs=500; figures are meaningless)";
         }
         return String.format("%d warm-up + %d measured round(s), median; S1 %,d records (1 partition); S2 %,d records"
-                + " (%d partitions, %d consumers); S3 %d ms route, %d partitions, %,d keys, %d ms window per run;"
-                + " S4 %,d x %d B, maxInFlightRecords=%d, child JVM -Xmx%s; S5 %d rec/s for %d s; S6 %d rounds, %d ms idle",
-            warmups, rounds, s1Records, s2Records, s2Partitions, s2Consumers, s3SleepMs, s3Partitions, s3Keys,
-            s3WindowMs, s4Records, s4ValueSize, s4MaxInFlight, s4Xmx, s5Rate, s5Seconds, s6Rounds, s6IdleMs);
+                             + " (%d partitions, %d consumers); S3 %d ms route, %d partitions, %,d keys, %d ms window per run;"
+                             + " S4 %,d x %d B, maxInFlightRecords=%d, child JVM -Xmx%s; S5 %d rec/s for %d s; S6 %d rounds, %d ms idle",
+                warmups, rounds, s1Records, s2Records, s2Partitions, s2Consumers, s3SleepMs, s3Partitions, s3Keys,
+                s3WindowMs, s4Records, s4ValueSize, s4MaxInFlight, s4Xmx, s5Rate, s5Seconds, s6Rounds, s6IdleMs);
     }
 }

@@ -30,15 +30,15 @@ final class CamelRouteContender implements Contender {
 
     String uri(String bootstrap, String topic, String groupId) {
         StringBuilder uri = new StringBuilder(spec.isKafkaFetch() ? "kafka-fetch:" : "kafka:").append(topic)
-            .append("?brokers=").append(bootstrap)
-            .append("&groupId=").append(groupId)
-            .append("&autoOffsetReset=earliest")
-            .append("&consumersCount=").append(spec.consumers());
+                .append("?brokers=").append(bootstrap)
+                .append("&groupId=").append(groupId)
+                .append("&autoOffsetReset=earliest")
+                .append("&consumersCount=").append(spec.consumers());
         if (spec.isKafkaFetch() && spec.isBatching()) {
             uri.append("&batching=true");
         } else if (spec.isKafkaFetch()) {
             uri.append("&maxConcurrency=").append(spec.maxConcurrency())
-                .append("&ordering=").append(spec.ordering());
+                    .append("&ordering=").append(spec.ordering());
             if (spec.maxInFlight() > 0) {
                 uri.append("&maxInFlightRecords=").append(spec.maxInFlight());
             }

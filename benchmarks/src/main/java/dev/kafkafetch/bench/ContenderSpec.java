@@ -72,7 +72,7 @@ record ContenderSpec(String kind, int consumers, int maxConcurrency, String orde
                     return "kafka-fetch" + cc + " batching";
                 }
                 return "kafka-fetch" + cc + " mc=" + maxConcurrency + " " + ordering
-                    + (maxInFlight > 0 ? " inFlight=" + maxInFlight : "");
+                       + (maxInFlight > 0 ? " inFlight=" + maxInFlight : "");
             case CAMEL_KAFKA:
                 return "camel-kafka" + cc;
             case PLAIN_LOOP:
@@ -104,15 +104,16 @@ record ContenderSpec(String kind, int consumers, int maxConcurrency, String orde
 
     String toArg() {
         return String.join(",", kind, Integer.toString(consumers), Integer.toString(maxConcurrency), ordering,
-            Integer.toString(maxInFlight));
+                Integer.toString(maxInFlight));
     }
 
     static ContenderSpec parse(String arg) {
         String[] p = arg.split(",");
         if (p.length != 5) {
-            throw new IllegalArgumentException("Bad contender spec '" + arg + "' (kind,consumers,maxConcurrency,ordering,maxInFlight)");
+            throw new IllegalArgumentException(
+                    "Bad contender spec '" + arg + "' (kind,consumers,maxConcurrency,ordering,maxInFlight)");
         }
         return new ContenderSpec(p[0], Integer.parseInt(p[1]), Integer.parseInt(p[2]), p[3].toUpperCase(Locale.ROOT),
-            Integer.parseInt(p[4]));
+                Integer.parseInt(p[4]));
     }
 }

@@ -51,13 +51,26 @@ final class Harness {
         for (int s : cfg.scenarios) {
             long start = System.nanoTime();
             switch (s) {
-                case 1: scenario1(); break;
-                case 2: scenario2(); break;
-                case 3: scenario3(); break;
-                case 4: scenario4(); break;
-                case 5: scenario5(); break;
-                case 6: scenario6(); break;
-                default: throw new IllegalArgumentException("No scenario " + s);
+                case 1:
+                    scenario1();
+                    break;
+                case 2:
+                    scenario2();
+                    break;
+                case 3:
+                    scenario3();
+                    break;
+                case 4:
+                    scenario4();
+                    break;
+                case 5:
+                    scenario5();
+                    break;
+                case 6:
+                    scenario6();
+                    break;
+                default:
+                    throw new IllegalArgumentException("No scenario " + s);
             }
             log("scenario %d done in %.1f s", s, (System.nanoTime() - start) / 1e9);
         }
@@ -75,11 +88,11 @@ final class Harness {
         String topic = topic("s1");
         prepare(topic, 1, cfg.s1Records, cfg.valueSize, 0);
         List<ContenderSpec> specs = List.of(
-            ContenderSpec.kafkaFetch(1, 1, "PARTITION"),
-            ContenderSpec.kafkaFetch(1, 4, "UNORDERED"),
-            ContenderSpec.kafkaFetch(1, 1, "BATCH"),
-            ContenderSpec.camelKafka(1),
-            ContenderSpec.plainLoop(1));
+                ContenderSpec.kafkaFetch(1, 1, "PARTITION"),
+                ContenderSpec.kafkaFetch(1, 4, "UNORDERED"),
+                ContenderSpec.kafkaFetch(1, 1, "BATCH"),
+                ContenderSpec.camelKafka(1),
+                ContenderSpec.plainLoop(1));
         throughput(S1, topic, 1, cfg.s1Records, 0, specs, -1);
     }
 
@@ -90,10 +103,10 @@ final class Harness {
         int n = cfg.s2Consumers;
         prepare(topic, p, cfg.s2Records, cfg.valueSize, 0);
         List<ContenderSpec> specs = List.of(
-            ContenderSpec.kafkaFetch(n, 1, "PARTITION"),
-            ContenderSpec.kafkaFetch(n, 4, "UNORDERED"),
-            ContenderSpec.camelKafka(n),
-            ContenderSpec.plainLoop(n));
+                ContenderSpec.kafkaFetch(n, 1, "PARTITION"),
+                ContenderSpec.kafkaFetch(n, 4, "UNORDERED"),
+                ContenderSpec.camelKafka(n),
+                ContenderSpec.plainLoop(n));
         throughput(S2, topic, p, cfg.s2Records, 0, specs, -1);
     }
 
@@ -125,10 +138,10 @@ final class Harness {
         int p = cfg.s4Partitions;
         prepare(topic, p, cfg.s4Records, cfg.s4ValueSize, 0);
         List<ContenderSpec> specs = new ArrayList<>(List.of(
-            ContenderSpec.kafkaFetch(1, 1, "PARTITION").withMaxInFlight(cfg.s4MaxInFlight),
-            ContenderSpec.kafkaFetch(1, 64, "UNORDERED").withMaxInFlight(cfg.s4MaxInFlight),
-            ContenderSpec.camelKafka(1),
-            ContenderSpec.plainLoop(1)));
+                ContenderSpec.kafkaFetch(1, 1, "PARTITION").withMaxInFlight(cfg.s4MaxInFlight),
+                ContenderSpec.kafkaFetch(1, 64, "UNORDERED").withMaxInFlight(cfg.s4MaxInFlight),
+                ContenderSpec.camelKafka(1),
+                ContenderSpec.plainLoop(1)));
         if (cfg.parallelConsumer) {
             specs.add(ContenderSpec.parallelConsumer(64, "UNORDERED"));
         }
@@ -140,7 +153,8 @@ final class Harness {
                 log("S4 round %d/%d %s (child JVM, -Xmx%s)", round + 1, cfg.s4Rounds, spec.label(), cfg.s4Xmx);
                 Map<String, String> r = runChild(spec, topic, p, cfg.s4Records);
                 Map<String, List<Double>> m = values.computeIfAbsent(spec, k -> new LinkedHashMap<>());
-                for (String key : List.of("heapAfterGcMaxMb", "heapUsedPeakMb", "rssHwmMb", "recordsPerSec", "maxInFlight")) {
+                for (String key : List.of("heapAfterGcMaxMb", "heapUsedPeakMb", "rssHwmMb", "recordsPerSec",
+                        "maxInFlight")) {
                     double v = Double.parseDouble(r.getOrDefault(key, "-1"));
                     if (v >= 0) {
                         m.computeIfAbsent(key, k -> new ArrayList<>()).add(v);
@@ -148,26 +162,26 @@ final class Harness {
                 }
                 long consumed = Long.parseLong(r.get("consumed"));
                 long distinct = Long.parseLong(r.get("distinct"));
-                counts.merge(spec, new long[] {consumed, distinct},
-                    (a, b) -> new long[] {Math.min(a[0], b[0]), Math.min(a[1], b[1])});
+                counts.merge(spec, new long[] { consumed, distinct },
+                        (a, b) -> new long[] { Math.min(a[0], b[0]), Math.min(a[1], b[1]) });
                 log("  -> live heap after GC max %s MB, heap used peak %s MB, RSS HWM %s MB, %s rec/s, max in-flight %s",
-                    r.get("heapAfterGcMaxMb"), r.get("heapUsedPeakMb"), r.get("rssHwmMb"), r.get("recordsPerSec"),
-                    r.get("maxInFlight"));
+                        r.get("heapAfterGcMaxMb"), r.get("heapUsedPeakMb"), r.get("rssHwmMb"), r.get("recordsPerSec"),
+                        r.get("maxInFlight"));
             }
         }
         String[][] metrics = {
-            {"heapAfterGcMaxMb", "max heap after GC", "MB"},
-            {"heapUsedPeakMb", "peak heap used", "MB"},
-            {"rssHwmMb", "RSS high-water (VmHWM)", "MB"},
-            {"recordsPerSec", "records/s (1 KB)", "rec/s"},
-            {"maxInFlight", "max in-flight observed", "records"}};
+            { "heapAfterGcMaxMb", "max heap after GC", "MB" },
+            { "heapUsedPeakMb", "peak heap used", "MB" },
+            { "rssHwmMb", "RSS high-water (VmHWM)", "MB" },
+            { "recordsPerSec", "records/s (1 KB)", "rec/s" },
+            { "maxInFlight", "max in-flight observed", "records" } };
         for (ContenderSpec spec : specs) {
             long[] c = counts.get(spec);
             for (String[] metric : metrics) {
                 List<Double> v = values.get(spec).get(metric[0]);
                 if (v != null) {
                     results.add(new Result(S4, spec, metric[1], metric[2], v, cfg.s4Records, c[0], c[1],
-                        "child JVM -Xmx" + cfg.s4Xmx));
+                            "child JVM -Xmx" + cfg.s4Xmx));
                 }
             }
         }
@@ -178,10 +192,10 @@ final class Harness {
         int p = cfg.s5Partitions;
         long n = (long) cfg.s5Rate * cfg.s5Seconds;
         List<ContenderSpec> specs = new ArrayList<>(List.of(
-            ContenderSpec.kafkaFetch(1, 1, "PARTITION"),
-            ContenderSpec.kafkaFetch(1, 4, "UNORDERED"),
-            ContenderSpec.camelKafka(1),
-            ContenderSpec.plainLoop(1)));
+                ContenderSpec.kafkaFetch(1, 1, "PARTITION"),
+                ContenderSpec.kafkaFetch(1, 4, "UNORDERED"),
+                ContenderSpec.camelKafka(1),
+                ContenderSpec.plainLoop(1)));
         if (cfg.parallelConsumer) {
             specs.add(ContenderSpec.parallelConsumer(4, "UNORDERED"));
         }
@@ -207,13 +221,14 @@ final class Harness {
             }
             long[] lat = work.latencies();
             String note = lat.length + " samples at " + cfg.s5Rate + " rec/s";
-            for (double pct : new double[] {50, 99, 99.9}) {
+            for (double pct : new double[] { 50, 99, 99.9 }) {
                 String name = pct == 99.9 ? "p99.9" : "p" + (int) pct;
                 results.add(new Result(S5, spec, "latency " + name, "ms", List.of(Work.percentile(lat, pct) / 1e6),
-                    n, work.count(), work.distinct(), note));
+                        n, work.count(), work.distinct(), note));
             }
-            results.add(new Result(S5, spec, "latency max", "ms", List.of(lat.length == 0 ? Double.NaN : lat[lat.length - 1] / 1e6),
-                n, work.count(), work.distinct(), note));
+            results.add(new Result(S5, spec, "latency max", "ms",
+                    List.of(lat.length == 0 ? Double.NaN : lat[lat.length - 1] / 1e6),
+                    n, work.count(), work.distinct(), note));
             log("  -> p50 %.2f ms, p99 %.2f ms", Work.percentile(lat, 50) / 1e6, Work.percentile(lat, 99) / 1e6);
         }
     }
@@ -223,9 +238,9 @@ final class Harness {
         String topic = topic("s6");
         prepare(topic, 1, 1, cfg.valueSize, 0);
         List<ContenderSpec> specs = new ArrayList<>(List.of(
-            ContenderSpec.kafkaFetch(1, 1, "PARTITION"),
-            ContenderSpec.camelKafka(1),
-            ContenderSpec.plainLoop(1)));
+                ContenderSpec.kafkaFetch(1, 1, "PARTITION"),
+                ContenderSpec.camelKafka(1),
+                ContenderSpec.plainLoop(1)));
         if (cfg.parallelConsumer) {
             specs.add(ContenderSpec.parallelConsumer(16, "UNORDERED"));
         }
@@ -252,14 +267,14 @@ final class Harness {
                 stopMs.computeIfAbsent(spec, k -> new ArrayList<>()).add(stop / 1e6);
                 seen.merge(spec, work.count(), Math::min);
                 log("S6 round %d/%d %s: start->first record %.0f ms, idle stop %.0f ms", round + 1, cfg.s6Rounds,
-                    spec.label(), first, stop / 1e6);
+                        spec.label(), first, stop / 1e6);
             }
         }
         for (ContenderSpec spec : specs) {
             results.add(new Result(S6, spec, "start -> first record", "ms", firstMs.get(spec), 1, seen.get(spec),
-                -1, "route start (Camel context already up) to first record"));
+                    -1, "route start (Camel context already up) to first record"));
             results.add(new Result(S6, spec, "idle stop", "ms", stopMs.get(spec), 1, seen.get(spec), -1,
-                "stopRoute / close after " + cfg.s6IdleMs + " ms idle"));
+                    "stopRoute / close after " + cfg.s6IdleMs + " ms idle"));
         }
     }
 
@@ -270,7 +285,8 @@ final class Harness {
      * otherwise measure for {@code windowMs} (or until everything is consumed).
      */
     private void throughput(String scenario, String topic, int partitions, long records, long sleepMs,
-                            List<ContenderSpec> all, long windowMs) throws Exception {
+                            List<ContenderSpec> all, long windowMs)
+            throws Exception {
         List<ContenderSpec> specs = selected(all);
         for (int w = 0; w < cfg.warmups; w++) {
             for (ContenderSpec spec : specs) {
@@ -285,11 +301,11 @@ final class Harness {
             for (ContenderSpec spec : specs) {
                 RunStats s = runOnce(spec, topic, partitions, records, sleepMs, windowMs);
                 rates.computeIfAbsent(spec, k -> new ArrayList<>()).add(s.rate);
-                counts.merge(spec, new long[] {s.consumed, s.distinct},
-                    (a, b) -> new long[] {Math.min(a[0], b[0]), Math.min(a[1], b[1])});
+                counts.merge(spec, new long[] { s.consumed, s.distinct },
+                        (a, b) -> new long[] { Math.min(a[0], b[0]), Math.min(a[1], b[1]) });
                 log("%s round %d/%d %s: %,.0f rec/s (%,d records in %.2f s%s; assigned after %.0f ms, stop %.0f ms)",
-                    short2(scenario), round + 1, cfg.rounds, spec.label(), s.rate, s.measured, s.seconds,
-                    s.note.isEmpty() ? "" : ", " + s.note, s.assignMs, s.stopMs);
+                        short2(scenario), round + 1, cfg.rounds, spec.label(), s.rate, s.measured, s.seconds,
+                        s.note.isEmpty() ? "" : ", " + s.note, s.assignMs, s.stopMs);
             }
         }
         String note = windowMs < 0 ? "all " + records + " records" : "window " + windowMs + " ms after assignment";
@@ -335,7 +351,8 @@ final class Harness {
     }
 
     private RunStats runOnce(ContenderSpec spec, String topic, int partitions, long records, long sleepMs,
-                             long windowMs) throws Exception {
+                             long windowMs)
+            throws Exception {
         Work work = new Work(records, sleepMs, cfg.verify, 0);
         Contender c = spec.create(cfg.camelKafkaExtra);
         String group = group();
@@ -351,7 +368,7 @@ final class Harness {
             if (windowMs < 0) {
                 if (!work.awaitTarget(cfg.drainTimeoutMs)) {
                     throw new IllegalStateException(spec.label() + " consumed " + work.count() + " of " + records
-                        + " records within " + cfg.drainTimeoutMs + " ms");
+                                                    + " records within " + cfg.drainTimeoutMs + " ms");
                 }
                 to = work.targetNanos();
                 if (countAtStable > 0 && work.firstNanos() < stable && records - countAtStable > records / 10) {
@@ -383,26 +400,30 @@ final class Harness {
         s.consumed = work.count();
         s.distinct = work.distinct();
         if (cfg.verify && s.distinct < records && windowMs < 0) {
-            throw new IllegalStateException(spec.label() + " saw " + s.distinct + " distinct of " + records + " records");
+            throw new IllegalStateException(
+                    spec.label() + " saw " + s.distinct + " distinct of " + records + " records");
         }
         return s;
     }
 
     // ------------------------------------------------------------------------------------------ child JVM
 
-    private Map<String, String> runChild(ContenderSpec spec, String topic, int partitions, long records) throws Exception {
+    private Map<String, String> runChild(ContenderSpec spec, String topic, int partitions, long records)
+            throws Exception {
         Path argFile = Files.createTempFile("bench-cp", ".args");
         try {
             Files.writeString(argFile, "-cp \"" + classPath().replace("\\", "\\\\") + "\"\n");
             String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
             List<String> cmd = new ArrayList<>(List.of(java, "-Xmx" + cfg.s4Xmx, "-XX:+UseG1GC", "@" + argFile,
-                MemoryProbe.class.getName(), kafka.bootstrap(), topic, Integer.toString(partitions), Long.toString(records),
-                spec.toArg(), group(), Boolean.toString(cfg.verify), cfg.camelKafkaExtra));
+                    MemoryProbe.class.getName(), kafka.bootstrap(), topic, Integer.toString(partitions),
+                    Long.toString(records),
+                    spec.toArg(), group(), Boolean.toString(cfg.verify), cfg.camelKafkaExtra));
             ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
             Process proc = pb.start();
             Map<String, String> result = new HashMap<>();
             Deque<String> tail = new ArrayDeque<>();
-            try (BufferedReader in = new BufferedReader(new InputStreamReader(proc.getInputStream(), StandardCharsets.UTF_8))) {
+            try (BufferedReader in = new BufferedReader(
+                    new InputStreamReader(proc.getInputStream(), StandardCharsets.UTF_8))) {
                 String line;
                 while ((line = in.readLine()) != null) {
                     if (line.startsWith(MemoryProbe.RESULT)) {
@@ -423,7 +444,7 @@ final class Harness {
             }
             if (proc.exitValue() != 0 || !result.containsKey("consumed")) {
                 throw new IllegalStateException("Memory probe for " + spec.label() + " failed (exit " + proc.exitValue()
-                    + "):\n" + String.join("\n", tail));
+                                                + "):\n" + String.join("\n", tail));
             }
             return result;
         } finally {
@@ -447,8 +468,9 @@ final class Harness {
         kafka.createTopic(topic, partitions);
         kafka.produce(topic, partitions, records, valueSize, keys);
         double s = (System.nanoTime() - start) / 1e9;
-        log("prepared %s: %,d x %d B over %d partition(s)%s in %.1f s (%,.0f rec/s)", topic, records, valueSize, partitions,
-            keys > 0 ? ", " + keys + " keys" : "", s, records / s);
+        log("prepared %s: %,d x %d B over %d partition(s)%s in %.1f s (%,.0f rec/s)", topic, records, valueSize,
+                partitions,
+                keys > 0 ? ", " + keys + " keys" : "", s, records / s);
     }
 
     private String topic(String name) {

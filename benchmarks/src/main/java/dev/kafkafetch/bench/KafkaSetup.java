@@ -31,7 +31,7 @@ final class KafkaSetup implements AutoCloseable {
     KafkaSetup(String bootstrap) {
         this.bootstrap = bootstrap;
         this.admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-            AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 30000));
+                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 30000));
     }
 
     String bootstrap() {
@@ -70,8 +70,8 @@ final class KafkaSetup implements AutoCloseable {
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(producerProps(false))) {
             for (long i = 0; i < count; i++) {
                 ProducerRecord<String, String> rec = keys > 0
-                    ? new ProducerRecord<>(topic, "key-" + (i % keys), value)
-                    : new ProducerRecord<>(topic, (int) (i % partitions), null, value);
+                        ? new ProducerRecord<>(topic, "key-" + (i % keys), value)
+                        : new ProducerRecord<>(topic, (int) (i % partitions), null, value);
                 producer.send(rec, (md, e) -> {
                     if (e != null) {
                         failure.compareAndSet(null, e);
@@ -105,11 +105,11 @@ final class KafkaSetup implements AutoCloseable {
                 }
                 next += interval;
                 producer.send(new ProducerRecord<>(topic, (int) (i % partitions), null,
-                    Payloads.timed(System.nanoTime(), valueSize)), (md, e) -> {
-                        if (e != null) {
-                            failure.compareAndSet(null, e);
-                        }
-                    });
+                        Payloads.timed(System.nanoTime(), valueSize)), (md, e) -> {
+                            if (e != null) {
+                                failure.compareAndSet(null, e);
+                            }
+                        });
                 sent++;
             }
             producer.flush();
@@ -160,8 +160,10 @@ final class KafkaSetup implements AutoCloseable {
                 last = d.groupState() + ", " + ms.size() + " member(s), " + owned + " partition(s) owned";
             }
             if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("Group " + groupId + " not stable with " + members + " member(s) owning "
-                    + partitions + " partition(s) within " + timeoutMs + " ms (" + last + ")");
+                throw new IllegalStateException(
+                        "Group " + groupId + " not stable with " + members + " member(s) owning "
+                                                + partitions + " partition(s) within " + timeoutMs + " ms (" + last
+                                                + ")");
             }
             Thread.sleep(20);
         }

@@ -12,10 +12,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 
+import com.sun.management.GarbageCollectionNotificationInfo;
 import javax.management.NotificationEmitter;
 import javax.management.openmbean.CompositeData;
-
-import com.sun.management.GarbageCollectionNotificationInfo;
 
 /**
  * Scenario 4's child JVM: runs one contender over a backlog and prints one {@code RESULT key=value ...} line with
@@ -52,7 +51,8 @@ public final class MemoryProbe {
         for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
             ((NotificationEmitter) gc).addNotificationListener((n, h) -> {
                 if (GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION.equals(n.getType())) {
-                    GarbageCollectionNotificationInfo info = GarbageCollectionNotificationInfo.from((CompositeData) n.getUserData());
+                    GarbageCollectionNotificationInfo info = GarbageCollectionNotificationInfo
+                            .from((CompositeData) n.getUserData());
                     long used = 0;
                     for (Map.Entry<String, MemoryUsage> e : info.getGcInfo().getMemoryUsageAfterGc().entrySet()) {
                         if (heapPools.contains(e.getKey())) {
@@ -70,7 +70,8 @@ public final class MemoryProbe {
         AtomicLong inFlightMax = new AtomicLong(-1);
         Thread sampler = new Thread(() -> {
             while (!Thread.currentThread().isInterrupted()) {
-                heapPeak.accumulateAndGet(ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed(), Math::max);
+                heapPeak.accumulateAndGet(ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed(),
+                        Math::max);
                 inFlightMax.accumulateAndGet(contender.inFlight(), Math::max);
                 try {
                     Thread.sleep(10);
@@ -96,9 +97,10 @@ public final class MemoryProbe {
         }
         double seconds = (work.targetNanos() - work.firstNanos()) / 1e9;
         System.out.printf("%sconsumed=%d distinct=%d heapAfterGcMaxMb=%.1f heapUsedPeakMb=%.1f rssHwmMb=%.1f"
-                + " recordsPerSec=%.0f maxInFlight=%d partitions=%d%n", RESULT, work.count(), work.distinct(),
-            afterGcMax.get() / 1048576.0, heapPeak.get() / 1048576.0, vmHwmKb() / 1024.0,
-            seconds > 0 ? records / seconds : 0, inFlightMax.get(), partitions);
+                          + " recordsPerSec=%.0f maxInFlight=%d partitions=%d%n",
+                RESULT, work.count(), work.distinct(),
+                afterGcMax.get() / 1048576.0, heapPeak.get() / 1048576.0, vmHwmKb() / 1024.0,
+                seconds > 0 ? records / seconds : 0, inFlightMax.get(), partitions);
         System.out.flush();
         System.exit(0);
     }

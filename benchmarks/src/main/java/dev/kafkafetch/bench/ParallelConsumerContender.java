@@ -38,11 +38,11 @@ final class ParallelConsumerContender implements Contender {
         startNanos = System.nanoTime();
         KafkaConsumer<String, String> consumer = new KafkaConsumer<>(props);
         ParallelConsumerOptions<String, String> options = ParallelConsumerOptions.<String, String>builder()
-            .consumer(consumer)
-            .ordering(ordering)
-            .maxConcurrency(maxConcurrency)
-            .commitMode(CommitMode.PERIODIC_CONSUMER_ASYNCHRONOUS)
-            .build();
+                .consumer(consumer)
+                .ordering(ordering)
+                .maxConcurrency(maxConcurrency)
+                .commitMode(CommitMode.PERIODIC_CONSUMER_ASYNCHRONOUS)
+                .build();
         pc = ParallelStreamProcessor.createEosStreamProcessor(options);
         pc.subscribe(List.of(topic));
         pc.poll(ctx -> {

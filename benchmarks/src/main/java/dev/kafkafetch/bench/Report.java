@@ -40,26 +40,29 @@ final class Report {
         String cpu = "unknown CPU";
         try {
             cpu = Files.readAllLines(Path.of("/proc/cpuinfo")).stream().filter(l -> l.startsWith("model name"))
-                .map(l -> l.substring(l.indexOf(':') + 1).trim()).findFirst().orElse(cpu);
+                    .map(l -> l.substring(l.indexOf(':') + 1).trim()).findFirst().orElse(cpu);
         } catch (IOException e) {
             // not Linux
         }
         long mem = Runtime.getRuntime().maxMemory() / 1048576;
-        return String.format("%d cores (%s), %s %s (%s), max heap %d MB, %s %s", Runtime.getRuntime().availableProcessors(),
-            cpu, System.getProperty("java.vm.name"), System.getProperty("java.runtime.version"),
-            System.getProperty("java.vm.vendor"), mem, System.getProperty("os.name"), System.getProperty("os.version"));
+        return String.format("%d cores (%s), %s %s (%s), max heap %d MB, %s %s",
+                Runtime.getRuntime().availableProcessors(),
+                cpu, System.getProperty("java.vm.name"), System.getProperty("java.runtime.version"),
+                System.getProperty("java.vm.vendor"), mem, System.getProperty("os.name"),
+                System.getProperty("os.version"));
     }
 
     // ------------------------------------------------------------------------------------------ ratios
 
     private Optional<Result> reference(Result r, java.util.function.Predicate<ContenderSpec> which) {
         return results.stream().filter(o -> o.scenario().equals(r.scenario()) && o.metric().equals(r.metric())
-            && which.test(o.spec())).findFirst();
+                                            && which.test(o.spec()))
+                .findFirst();
     }
 
     private String ratio(Result r, java.util.function.Predicate<ContenderSpec> which) {
         return reference(r, which).filter(ref -> ref.median() > 0 && !Double.isNaN(r.median()))
-            .map(ref -> String.format(Locale.ROOT, "%.2fx", r.median() / ref.median())).orElse("");
+                .map(ref -> String.format(Locale.ROOT, "%.2fx", r.median() / ref.median())).orElse("");
     }
 
     private static String fmt(double v) {
@@ -79,15 +82,16 @@ final class Report {
     private List<String[]> rows() {
         List<String[]> rows = new ArrayList<>();
         for (Result r : results) {
-            rows.add(new String[] {r.scenario().substring(0, 2), r.contender(), r.metric(), fmt(r.median()), r.unit(),
+            rows.add(new String[] { r.scenario().substring(0, 2), r.contender(), r.metric(), fmt(r.median()), r.unit(),
                 spread(r), ratio(r, ContenderSpec::isCamelKafka), ratio(r, ContenderSpec::isPlainLoop),
-                r.consumed() + (r.distinct() >= 0 ? " (" + r.distinct() + " distinct)" : "")});
+                r.consumed() + (r.distinct() >= 0 ? " (" + r.distinct() + " distinct)" : "") });
         }
         return rows;
     }
 
-    private static final String[] HEADER = {"S", "contender", "metric", "median", "unit", "min – max", "vs camel-kafka",
-        "vs plain loop", "records seen (min)"};
+    private static final String[] HEADER = { "S", "contender", "metric", "median", "unit", "min – max",
+        "vs camel-kafka",
+        "vs plain loop", "records seen (min)" };
 
     String consoleTable() {
         List<String[]> rows = rows();
@@ -119,7 +123,8 @@ final class Report {
     private static void appendRow(StringBuilder sb, String[] row, int[] w) {
         for (int i = 0; i < row.length; i++) {
             boolean right = i == 3 || i == 5 || i == 6 || i == 7;
-            String cell = right ? " ".repeat(w[i] - row[i].length()) + row[i] : row[i] + " ".repeat(w[i] - row[i].length());
+            String cell = right ? " ".repeat(w[i] - row[i].length()) + row[i]
+                    : row[i] + " ".repeat(w[i] - row[i].length());
             sb.append(cell).append("  ");
         }
         sb.setLength(sb.length() - 2);
@@ -130,7 +135,8 @@ final class Report {
 
     private Optional<Result> find(String scenario, String metric, java.util.function.Predicate<ContenderSpec> which) {
         return results.stream().filter(r -> r.scenario().equals(scenario) && r.metric().equals(metric)
-            && which.test(r.spec())).findFirst();
+                                            && which.test(r.spec()))
+                .findFirst();
     }
 
     private static String verdict(boolean ok) {
@@ -140,41 +146,45 @@ final class Report {
     List<String> targets() {
         List<String> out = new ArrayList<>();
         Optional<Result> kf1 = find(Harness.S1, "records/s",
-            s -> s.isKafkaFetch() && s.maxConcurrency() == 1 && "PARTITION".equals(s.ordering()));
+                s -> s.isKafkaFetch() && s.maxConcurrency() == 1 && "PARTITION".equals(s.ordering()));
         Optional<Result> ck1 = find(Harness.S1, "records/s", ContenderSpec::isCamelKafka);
         Optional<Result> pl1 = find(Harness.S1, "records/s", ContenderSpec::isPlainLoop);
         if (kf1.isPresent() && ck1.isPresent() && pl1.isPresent()) {
             double a = kf1.get().median() / ck1.get().median();
             double b = kf1.get().median() / pl1.get().median();
-            out.add(String.format(Locale.ROOT, "S1 kafka-fetch streaming (mc=1, PARTITION) vs camel-kafka: %.2fx (target ≥ 2x) %s;"
-                + " vs plain loop: %.2fx (target ≥ 0.6x) %s", a, verdict(a >= 2), b, verdict(b >= 0.6)));
+            out.add(String.format(Locale.ROOT,
+                    "S1 kafka-fetch streaming (mc=1, PARTITION) vs camel-kafka: %.2fx (target ≥ 2x) %s;"
+                                               + " vs plain loop: %.2fx (target ≥ 0.6x) %s",
+                    a, verdict(a >= 2), b, verdict(b >= 0.6)));
         }
         Optional<Result> kfb = find(Harness.S1, "records/s", ContenderSpec::isBatching);
         if (kfb.isPresent() && pl1.isPresent()) {
             double b = kfb.get().median() / pl1.get().median();
             out.add(String.format(Locale.ROOT, "S1 kafka-fetch batching vs plain loop: %.2fx (target ≥ 0.9x) %s", b,
-                verdict(b >= 0.9)));
+                    verdict(b >= 0.9)));
         }
         for (int c : List.of(256)) {
             Optional<Result> kf = find(Harness.S3, "records/s",
-                s -> s.isKafkaFetch() && s.maxConcurrency() == c && "UNORDERED".equals(s.ordering()));
+                    s -> s.isKafkaFetch() && s.maxConcurrency() == c && "UNORDERED".equals(s.ordering()));
             Optional<Result> ck = find(Harness.S3, "records/s", ContenderSpec::isCamelKafka);
             Optional<Result> pc = find(Harness.S3, "records/s",
-                s -> s.isParallelConsumer() && s.maxConcurrency() == c && "UNORDERED".equals(s.ordering()));
+                    s -> s.isParallelConsumer() && s.maxConcurrency() == c && "UNORDERED".equals(s.ordering()));
             if (kf.isPresent()) {
                 double ideal = c * 1000.0 / cfg.s3SleepMs;
                 double f = kf.get().median() / ideal;
                 StringBuilder sb = new StringBuilder(String.format(Locale.ROOT,
-                    "S3 kafka-fetch mc=%d UNORDERED: %,.0f rec/s = %.0f%% of ideal %,.0f (target ≥ 90%%) %s", c,
-                    kf.get().median(), 100 * f, ideal, verdict(f >= 0.9)));
+                        "S3 kafka-fetch mc=%d UNORDERED: %,.0f rec/s = %.0f%% of ideal %,.0f (target ≥ 90%%) %s", c,
+                        kf.get().median(), 100 * f, ideal, verdict(f >= 0.9)));
                 ck.ifPresent(r -> {
                     double x = kf.get().median() / r.median();
-                    sb.append(String.format(Locale.ROOT, "; vs camel-kafka: %.1fx (target ≥ 20x) %s", x, verdict(x >= 20)));
+                    sb.append(String.format(Locale.ROOT, "; vs camel-kafka: %.1fx (target ≥ 20x) %s", x,
+                            verdict(x >= 20)));
                 });
                 pc.ifPresent(r -> {
                     double x = kf.get().median() / r.median();
-                    sb.append(String.format(Locale.ROOT, "; vs Parallel Consumer mc=%d UNORDERED: %.2fx (target ≥ 1x) %s",
-                        c, x, verdict(x >= 1)));
+                    sb.append(
+                            String.format(Locale.ROOT, "; vs Parallel Consumer mc=%d UNORDERED: %.2fx (target ≥ 1x) %s",
+                                    c, x, verdict(x >= 1)));
                 });
                 out.add(sb.toString());
             }
@@ -184,18 +194,21 @@ final class Report {
                 Optional<Result> inflight = find(Harness.S4, "max in-flight observed", s -> s.equals(r.spec()));
                 Optional<Result> ck = find(Harness.S4, "max heap after GC", ContenderSpec::isCamelKafka);
                 long bound = r.spec().maxInFlight();
-                String sb = String.format(Locale.ROOT, "S4 %s: max live heap after GC %.1f MB", r.contender(), r.median())
-                    + ck.map(c -> String.format(Locale.ROOT, " (camel-kafka %.1f MB)", c.median())).orElse("")
-                    + inflight.map(i -> String.format(Locale.ROOT, ", max in-flight observed %,.0f ≤ maxInFlightRecords %,d: %s",
-                        i.max(), bound, verdict(i.max() <= bound))).orElse("");
+                String sb = String.format(Locale.ROOT, "S4 %s: max live heap after GC %.1f MB", r.contender(),
+                        r.median())
+                            + ck.map(c -> String.format(Locale.ROOT, " (camel-kafka %.1f MB)", c.median())).orElse("")
+                            + inflight.map(i -> String.format(Locale.ROOT,
+                                    ", max in-flight observed %,.0f ≤ maxInFlightRecords %,d: %s",
+                                    i.max(), bound, verdict(i.max() <= bound))).orElse("");
                 out.add(sb);
             }
         }
         Optional<Result> kfStop = find(Harness.S6, "idle stop", ContenderSpec::isKafkaFetch);
         Optional<Result> ckStop = find(Harness.S6, "idle stop", ContenderSpec::isCamelKafka);
-        kfStop.ifPresent(r -> out.add(String.format(Locale.ROOT, "S6 kafka-fetch idle stop: %.0f ms (target < 1000 ms) %s%s",
-            r.median(), verdict(r.median() < 1000),
-            ckStop.map(c -> String.format(Locale.ROOT, "; camel-kafka: %.0f ms", c.median())).orElse(""))));
+        kfStop.ifPresent(
+                r -> out.add(String.format(Locale.ROOT, "S6 kafka-fetch idle stop: %.0f ms (target < 1000 ms) %s%s",
+                        r.median(), verdict(r.median() < 1000),
+                        ckStop.map(c -> String.format(Locale.ROOT, "; camel-kafka: %.0f ms", c.median())).orElse(""))));
         return out;
     }
 
@@ -204,16 +217,17 @@ final class Report {
     String markdown(String plotName) {
         StringBuilder sb = new StringBuilder();
         sb.append("# camel-kafka-fetch benchmark results — ").append(when.toLocalDate()).append("\n\n");
-        sb.append("* Run: ").append(when.format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm"))).append(cfg.smoke ? " (SMOKE)" : "")
-            .append("\n");
+        sb.append("* Run: ").append(when.format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm")))
+                .append(cfg.smoke ? " (SMOKE)" : "")
+                .append("\n");
         sb.append("* Machine: ").append(machine()).append("\n");
         sb.append("* Broker: ").append(broker).append("\n");
         sb.append("* Settings: ").append(cfg.describe()).append("\n");
         sb.append("* Versions: Camel 4.22.0 (camel-kafka 4.22.0), kafka-clients 4.3.1, Parallel Consumer 0.5.3.3"
-            + " (with kafka-clients 4.3.1)\n");
+                  + " (with kafka-clients 4.3.1)\n");
         sb.append("* Command: `benchmarks/run.sh` (= `mvn -B -q -pl benchmarks exec:exec -Dbench.args=\"--all\"`)\n\n");
         sb.append("Only ratios measured in the same run mean anything: the machine is shared and the broker runs in the"
-            + " harness JVM.\n\n");
+                  + " harness JVM.\n\n");
         List<String> t = targets();
         if (!t.isEmpty()) {
             sb.append("## Targets\n\n");
@@ -228,11 +242,12 @@ final class Report {
         for (Map.Entry<String, List<String[]>> e : byScenario.entrySet()) {
             sb.append("## ").append(e.getKey()).append("\n\n");
             String note = results.stream().filter(r -> r.scenario().equals(e.getKey())).map(Result::note).distinct()
-                .collect(Collectors.joining("; "));
+                    .collect(Collectors.joining("; "));
             if (!note.isEmpty()) {
                 sb.append("_").append(note).append("_\n\n");
             }
-            sb.append("| contender | metric | median | unit | min – max | vs camel-kafka | vs plain loop | records seen (min) |\n");
+            sb.append(
+                    "| contender | metric | median | unit | min – max | vs camel-kafka | vs plain loop | records seen (min) |\n");
             sb.append("|---|---|--:|---|--:|--:|--:|--:|\n");
             for (String[] row : e.getValue()) {
                 sb.append("| ").append(String.join(" | ", List.of(row).subList(1, row.length))).append(" |\n");
@@ -247,17 +262,20 @@ final class Report {
     }
 
     String csv() {
-        StringBuilder sb = new StringBuilder("date,machine,scenario,contender,kind,consumers,maxConcurrency,ordering,metric,unit,"
-            + "median,min,max,rounds,values,expected,consumed,distinct,note\n");
+        StringBuilder sb = new StringBuilder(
+                "date,machine,scenario,contender,kind,consumers,maxConcurrency,ordering,metric,unit,"
+                                             + "median,min,max,rounds,values,expected,consumed,distinct,note\n");
         String machine = q(machine());
         for (Result r : results) {
             ContenderSpec s = r.spec();
-            sb.append(String.join(",", when.toLocalDate().toString(), machine, q(r.scenario()), q(r.contender()), s.kind(),
-                Integer.toString(s.consumers()), Integer.toString(s.maxConcurrency()), s.ordering(), q(r.metric()), r.unit(),
-                num(r.median()), num(r.min()), num(r.max()), Integer.toString(r.values().size()),
-                q(r.values().stream().map(Report::num).collect(Collectors.joining(" "))),
-                Long.toString(r.expected()), Long.toString(r.consumed()), Long.toString(r.distinct()), q(r.note())))
-                .append('\n');
+            sb.append(String.join(",", when.toLocalDate().toString(), machine, q(r.scenario()), q(r.contender()),
+                    s.kind(),
+                    Integer.toString(s.consumers()), Integer.toString(s.maxConcurrency()), s.ordering(), q(r.metric()),
+                    r.unit(),
+                    num(r.median()), num(r.min()), num(r.max()), Integer.toString(r.values().size()),
+                    q(r.values().stream().map(Report::num).collect(Collectors.joining(" "))),
+                    Long.toString(r.expected()), Long.toString(r.consumed()), Long.toString(r.distinct()), q(r.note())))
+                    .append('\n');
         }
         return sb.toString();
     }
@@ -277,8 +295,9 @@ final class Report {
             return false;
         }
         XYChart chart = new XYChartBuilder().width(900).height(600)
-            .title("S3: 10 ms route, 4 partitions — records/s vs concurrency (" + when.toLocalDate() + ")")
-            .xAxisTitle("concurrency (maxConcurrency; camel-kafka: consumersCount)").yAxisTitle("records/s").build();
+                .title("S3: 10 ms route, 4 partitions — records/s vs concurrency (" + when.toLocalDate() + ")")
+                .xAxisTitle("concurrency (maxConcurrency; camel-kafka: consumersCount)").yAxisTitle("records/s")
+                .build();
         chart.getStyler().setXAxisLogarithmic(true);
         chart.getStyler().setYAxisLogarithmic(true);
         chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNW);
@@ -298,7 +317,7 @@ final class Report {
                 x = s.maxConcurrency();
             }
             maxX = Math.max(maxX, x);
-            series.computeIfAbsent(name, k -> new ArrayList<>()).add(new double[] {x, r.median()});
+            series.computeIfAbsent(name, k -> new ArrayList<>()).add(new double[] { x, r.median() });
         }
         List<Double> ix = new ArrayList<>();
         List<Double> iy = new ArrayList<>();

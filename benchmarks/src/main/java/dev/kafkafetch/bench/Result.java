@@ -12,7 +12,7 @@ import java.util.List;
  * @param distinct fewest distinct records one round saw, -1 when not tracked
  */
 record Result(String scenario, ContenderSpec spec, String metric, String unit, List<Double> values,
-              long expected, long consumed, long distinct, String note) {
+        long expected, long consumed, long distinct, String note) {
 
     String contender() {
         return spec.label();

@@ -28,23 +28,24 @@ class BenchmarkSmokeTest {
         List<Result> results = BenchMain.run(cfg, null, System.out);
 
         assertThat(results.stream().map(r -> r.scenario().substring(0, 2)).collect(Collectors.toSet()))
-            .containsExactlyInAnyOrder("S1", "S2", "S3", "S4", "S5", "S6");
+                .containsExactlyInAnyOrder("S1", "S2", "S3", "S4", "S5", "S6");
         Set<String> kinds = results.stream().map(r -> r.spec().kind()).collect(Collectors.toSet());
         assertThat(kinds).contains(ContenderSpec.KAFKA_FETCH, ContenderSpec.CAMEL_KAFKA, ContenderSpec.PLAIN_LOOP,
-            ContenderSpec.PARALLEL_CONSUMER);
+                ContenderSpec.PARALLEL_CONSUMER);
         for (Result r : results) {
             assertThat(r.consumed()).as("records seen by %s in %s (%s)", r.contender(), r.scenario(), r.metric())
-                .isGreaterThanOrEqualTo(r.expected());
+                    .isGreaterThanOrEqualTo(r.expected());
             if (r.distinct() >= 0) {
-                assertThat(r.distinct()).as("distinct records seen by %s in %s (%s)", r.contender(), r.scenario(), r.metric())
-                    .isEqualTo(r.expected());
+                assertThat(r.distinct())
+                        .as("distinct records seen by %s in %s (%s)", r.contender(), r.scenario(), r.metric())
+                        .isEqualTo(r.expected());
             }
             assertThat(r.values()).as("%s %s %s", r.scenario(), r.contender(), r.metric()).isNotEmpty()
-                .allSatisfy(v -> assertThat(v).isNotNaN());
+                    .allSatisfy(v -> assertThat(v).isNotNaN());
         }
         assertThat(Files.list(cfg.out).map(p -> p.getFileName().toString()).collect(Collectors.toList()))
-            .contains("scenario3.png")
-            .anySatisfy(f -> assertThat(f).startsWith("results-").endsWith(".md"))
-            .anySatisfy(f -> assertThat(f).startsWith("results-").endsWith(".csv"));
+                .contains("scenario3.png")
+                .anySatisfy(f -> assertThat(f).startsWith("results-").endsWith(".md"))
+                .anySatisfy(f -> assertThat(f).startsWith("results-").endsWith(".csv"));
     }
 }

@@ -27,7 +27,8 @@ public class DefaultKafkaManualCommitFactory implements KafkaManualCommitFactory
                 Thread.currentThread().interrupt();
                 throw new RuntimeCamelException("Interrupted while committing " + target, e);
             } catch (ExecutionException e) {
-                throw new RuntimeCamelException("Manual commit of " + target + " failed: " + e.getCause(), e.getCause());
+                throw new RuntimeCamelException("Manual commit of " + target + " failed: " + e.getCause(),
+                        e.getCause());
             } catch (TimeoutException e) {
                 throw new RuntimeCamelException("Manual commit of " + target + " timed out", e);
             }

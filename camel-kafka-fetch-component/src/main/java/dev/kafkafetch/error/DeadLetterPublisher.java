@@ -160,7 +160,8 @@ public final class DeadLetterPublisher implements AutoCloseable {
     }
 
     private void abandon(Letter letter) {
-        LOG.warn("Dead letter for {} abandoned: the consumer is stopping; the record will be re-delivered", letter.item);
+        LOG.warn("Dead letter for {} abandoned: the consumer is stopping; the record will be re-delivered",
+                letter.item);
     }
 
     private ProducerRecord<byte[], byte[]> toRecord(WorkItem item, String reason, Exception failure, int attempts) {

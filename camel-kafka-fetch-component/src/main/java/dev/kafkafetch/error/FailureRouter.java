@@ -101,7 +101,8 @@ public final class FailureRouter implements Consumer<WorkItem> {
         }
         if (item.failure() == null) {
             completed.accept(item);
-        } else if (breakOnFirstError && item.decodeError() == null && (maxAttempts == 0 || item.attempt() < maxAttempts)) {
+        } else if (breakOnFirstError && item.decodeError() == null
+                   && (maxAttempts == 0 || item.attempt() < maxAttempts)) {
             item.requestBreak();
             completed.accept(item);
         } else if (deadLetters != null) {

@@ -48,7 +48,8 @@ public final class ExchangeBuilder {
             message.setHeader(KafkaFetchConstants.LAST_POLL_RECORD, item.lastPollRecord());
         }
         if (manualCommits != null) {
-            message.setHeader(KafkaFetchConstants.MANUAL_COMMIT, manualCommits.newInstance(commitQueue.targetFor(item)));
+            message.setHeader(KafkaFetchConstants.MANUAL_COMMIT,
+                    manualCommits.newInstance(commitQueue.targetFor(item)));
         }
         if (item.decodeError() != null) {
             // the raw bytes go to the route's error handling together with the cause

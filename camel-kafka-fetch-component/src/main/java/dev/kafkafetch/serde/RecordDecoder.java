@@ -33,7 +33,8 @@ public final class RecordDecoder implements AutoCloseable {
         Object value = null;
         Exception error = null;
         try {
-            key = record.key() == null ? null : keyDeserializer.deserialize(record.topic(), record.headers(), record.key());
+            key = record.key() == null ? null
+                    : keyDeserializer.deserialize(record.topic(), record.headers(), record.key());
             value = valueDeserializer.deserialize(record.topic(), record.headers(), record.value());
         } catch (Exception e) {
             error = e;

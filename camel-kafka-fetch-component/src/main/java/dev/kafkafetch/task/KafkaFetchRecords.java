@@ -103,7 +103,8 @@ public final class KafkaFetchRecords implements Runnable {
                 settings.maxInFlightRecords(), settings.maxConcurrency(), settings.masker());
         this.completions = new CompletionQueue(settings.maxInFlightRecords(), settings.maxPollRecords(), this::wakeup);
         this.failures = new FailureRouter(settings.breakOnFirstError(), settings.breakOnFirstErrorMaxAttempts(),
-                deadLetters, exceptionHandler, metrics, pollExceptionStrategy, completions::offer, this::pauseForListener,
+                deadLetters, exceptionHandler, metrics, pollExceptionStrategy, completions::offer,
+                this::pauseForListener,
                 this::requestStop);
         this.manualCommits = settings.allowManualCommit()
                 ? new ManualCommitQueue(settings.commitTimeoutMs(), this::wakeup) : null;

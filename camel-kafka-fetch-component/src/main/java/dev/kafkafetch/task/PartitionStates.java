@@ -161,7 +161,8 @@ final class PartitionStates implements ConsumerRebalanceListener {
             firsts.forEach((state, offset) -> {
                 state.redeliver(offset, item.attempt() + 1);
                 targets.merge(state, offset, Math::min);
-                LOG.warn("Fetch task {}: {} failed (delivery attempt {}{}); seeking {} back to offset {}", taskName, item,
+                LOG.warn("Fetch task {}: {} failed (delivery attempt {}{}); seeking {} back to offset {}", taskName,
+                        item,
                         item.attempt(), settings.breakOnFirstErrorMaxAttempts() > 0
                                 ? " of " + settings.breakOnFirstErrorMaxAttempts() : "",
                         state.partition(), offset);
@@ -347,7 +348,8 @@ final class PartitionStates implements ConsumerRebalanceListener {
                 if (!busy || left <= 0) {
                     if (busy) {
                         LOG.warn("Fetch task {}: records still running after {} ms; they are not committed and will be"
-                                 + " re-delivered", taskName, timeoutMs);
+                                 + " re-delivered",
+                                taskName, timeoutMs);
                     }
                     return;
                 }

@@ -59,7 +59,8 @@ class BadOptionsIT extends KafkaFetchITSupport {
     @Test
     void invalidTopicPattern() {
         assertThat(messages(startFailure("kafka-fetch:orders[?brokers=" + KAFKA.bootstrapServers()
-                                         + "&groupId=g&topicIsPattern=true"))).contains("topicIsPattern");
+                                         + "&groupId=g&topicIsPattern=true")))
+                .contains("topicIsPattern");
     }
 
     @Test

@@ -38,10 +38,10 @@ class DeserializationErrorIT extends KafkaFetchITSupport {
             @Override
             public void configure() {
                 onException(Exception.class).handled(true).process(e -> bad.add(new Object[] {
-                        e.getMessage().getHeader(KafkaFetchConstants.RAW_VALUE, byte[].class),
-                        e.getMessage().getHeader(KafkaFetchConstants.PARTITION),
-                        e.getMessage().getHeader(KafkaFetchConstants.OFFSET),
-                        e.getMessage().getHeader(KafkaFetchConstants.DESERIALIZATION_ERROR) }));
+                    e.getMessage().getHeader(KafkaFetchConstants.RAW_VALUE, byte[].class),
+                    e.getMessage().getHeader(KafkaFetchConstants.PARTITION),
+                    e.getMessage().getHeader(KafkaFetchConstants.OFFSET),
+                    e.getMessage().getHeader(KafkaFetchConstants.DESERIALIZATION_ERROR) }));
                 from(uri(topic, group, "valueDeserializer=org.apache.kafka.common.serialization.IntegerDeserializer"
                                        + "&bridgeErrorHandler=true&pollOnError=ERROR_HANDLER"))
                         .process(e -> good.add(e.getMessage().getBody(Integer.class)));

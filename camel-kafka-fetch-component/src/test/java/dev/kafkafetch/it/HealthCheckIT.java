@@ -49,7 +49,8 @@ class HealthCheckIT extends KafkaFetchITSupport {
         });
         awaitCount(recorder, ids.size(), Duration.ofSeconds(60));
 
-        HealthCheck.Result readiness = awaitState(context, "health-up", HealthCheck.Kind.READINESS, HealthCheck.State.UP,
+        HealthCheck.Result readiness = awaitState(context, "health-up", HealthCheck.Kind.READINESS,
+                HealthCheck.State.UP,
                 Duration.ofSeconds(30));
         HealthCheck.Result liveness = result(HealthCheckHelper.invokeLiveness(context), "health-up").orElseThrow();
         assertThat(liveness.getState()).isEqualTo(HealthCheck.State.UP);
@@ -87,7 +88,8 @@ class HealthCheckIT extends KafkaFetchITSupport {
                 }
             });
             awaitCount(recorder, before.size(), Duration.ofSeconds(60));
-            awaitState(context, "health-restart", HealthCheck.Kind.READINESS, HealthCheck.State.UP, Duration.ofSeconds(30));
+            awaitState(context, "health-restart", HealthCheck.Kind.READINESS, HealthCheck.State.UP,
+                    Duration.ofSeconds(30));
 
             long stoppedAt = System.nanoTime();
             cluster.stopBroker(0);
@@ -95,7 +97,8 @@ class HealthCheckIT extends KafkaFetchITSupport {
             HealthCheck.Result down = awaitState(context, "health-restart", HealthCheck.Kind.READINESS,
                     HealthCheck.State.DOWN, Duration.ofSeconds(20));
             long downAfterMs = (System.nanoTime() - stoppedAt) / 1_000_000;
-            System.out.println("Readiness DOWN " + downAfterMs + " ms after the broker stopped: " + down.getMessage().orElse(""));
+            System.out.println(
+                    "Readiness DOWN " + downAfterMs + " ms after the broker stopped: " + down.getMessage().orElse(""));
             assertThat(down.getMessage()).hasValueSatisfying(m -> assertThat(m).contains("cannot reach the brokers at "
                                                                                          + cluster.bootstrapServers()));
             // the task is alive, only not ready
@@ -104,7 +107,8 @@ class HealthCheckIT extends KafkaFetchITSupport {
             assertThat(downAfterMs).isLessThan(20_000);
 
             cluster.startBroker(0);
-            awaitState(context, "health-restart", HealthCheck.Kind.READINESS, HealthCheck.State.UP, Duration.ofSeconds(60));
+            awaitState(context, "health-restart", HealthCheck.Kind.READINESS, HealthCheck.State.UP,
+                    Duration.ofSeconds(60));
             List<String> after = own.produceIds(topic, 20, "a", 4);
             awaitCount(recorder, before.size() + after.size(), Duration.ofSeconds(60));
             assertThat(recorder.lost(after)).isEmpty();
@@ -160,7 +164,8 @@ class HealthCheckIT extends KafkaFetchITSupport {
             assertThat(res.getState()).isEqualTo(HealthCheck.State.UP);
             assertThat(res.getDetails()).doesNotContainKeys("task.0.state", "group.id", "bootstrap.servers");
         });
-        assertThat(HealthCheckHelper.invokeReadiness(context)).noneMatch(res -> res.getDetails().containsKey("task.0.state"));
+        assertThat(HealthCheckHelper.invokeReadiness(context))
+                .noneMatch(res -> res.getDetails().containsKey("task.0.state"));
         assertThat(HealthCheckHelper.invokeLiveness(context))
                 .noneMatch(res -> res.getCheck().getId().startsWith("consumer:kafka-fetch-"));
     }

@@ -70,7 +70,8 @@ class InterruptedStopIT extends KafkaFetchITSupport {
             stopper.start();
             await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20))
                     .until(() -> (stopper.getState() == Thread.State.TIMED_WAITING
-                                  || stopper.getState() == Thread.State.WAITING) && inDoStop(stopper));
+                                  || stopper.getState() == Thread.State.WAITING)
+                                 && inDoStop(stopper));
             stopper.interrupt();
             stopper.join(TimeUnit.SECONDS.toMillis(20));
             assertThat(stopper.isAlive()).as("the interrupted stop returned").isFalse();

@@ -55,7 +55,8 @@ class ManualCommitIT extends KafkaFetchITSupport {
                 .isEqualTo(Map.of(new TopicPartition(topic, 0), 60L)));
         assertThat(seen.all()).allMatch(s -> s.headers().get(KafkaFetchConstants.MANUAL_COMMIT) != null);
         // camel-kafka's commit headers: the last record of its partition in a poll, the last record of a poll
-        assertThat(seen.all()).anyMatch(s -> Boolean.TRUE.equals(s.headers().get(KafkaFetchConstants.LAST_POLL_RECORD)));
+        assertThat(seen.all())
+                .anyMatch(s -> Boolean.TRUE.equals(s.headers().get(KafkaFetchConstants.LAST_POLL_RECORD)));
         assertThat(seen.all().stream().filter(s -> s.offset() == 99).findFirst().orElseThrow().headers())
                 .containsEntry(KafkaFetchConstants.LAST_RECORD_BEFORE_COMMIT, true)
                 .containsEntry(KafkaFetchConstants.LAST_POLL_RECORD, true);

@@ -37,7 +37,8 @@ class ParallelWindowIT extends KafkaFetchITSupport {
         });
         awaitCount(recorder, produced.size(), Duration.ofSeconds(50));
         double seconds = (System.nanoTime() - start) / 1e9;
-        System.out.printf("5000 x 10 ms on 1 partition, maxConcurrency=64: %.1f s (one at a time: 50 s), max %d at once%n",
+        System.out.printf(
+                "5000 x 10 ms on 1 partition, maxConcurrency=64: %.1f s (one at a time: 50 s), max %d at once%n",
                 seconds, recorder.maxConcurrent());
         assertThat(recorder.lost(produced)).isEmpty();
         assertThat(recorder.duplicates()).isEmpty();
@@ -119,7 +120,7 @@ class ParallelWindowIT extends KafkaFetchITSupport {
         });
         KafkaFetchConsumer consumer = (KafkaFetchConsumer) context.getRoute("r").getConsumer();
         await().atMost(Duration.ofSeconds(20)).until(() -> consumer.taskSnapshots().get(0).generation() > 0
-                                                            && recorder.count() > 0);
+                                                           && recorder.count() > 0);
         int generation = consumer.taskSnapshots().get(0).generation();
         long rebalances = consumer.taskSnapshots().get(0).rebalances();
         awaitCount(recorder, produced.size(), Duration.ofSeconds(60));

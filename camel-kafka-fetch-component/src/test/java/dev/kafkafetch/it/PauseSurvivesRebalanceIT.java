@@ -47,11 +47,11 @@ class PauseSurvivesRebalanceIT extends KafkaFetchITSupport {
         });
         KafkaFetchConsumer consumerB = (KafkaFetchConsumer) b.getRoute("b").getConsumer();
         await().atMost(Duration.ofSeconds(30)).until(() -> !consumerB.taskSnapshots().isEmpty()
-                                                            && consumerB.taskSnapshots().get(0).partitions().size() > 0);
+                                                           && consumerB.taskSnapshots().get(0).partitions().size() > 0);
         b.stop();
         await().atMost(Duration.ofSeconds(30)).until(() -> consumerA.taskSnapshots().get(0).partitions().size() == 4
-                                                            && consumerA.taskSnapshots().get(0).rebalances()
-                                                               > rebalancesBefore + 1);
+                                                           && consumerA.taskSnapshots().get(0).rebalances()
+                                                              > rebalancesBefore + 1);
         assertThat(consumerA.taskSnapshots().get(0).partitions()).allMatch(p -> "user".equals(p.pausedReason()));
 
         long polledBefore = consumerA.taskSnapshots().get(0).recordsPolled();

@@ -33,7 +33,7 @@ class PollIntervalExceededIT extends KafkaFetchITSupport {
             public void configure() {
                 from(uri(topic, KafkaTestSupport.uniqueName("g"),
                         "maxPollIntervalMs=1000&maxPollRecords=20&maxInFlightRecords=100"
-                        + "&valueDeserializer=dev.kafkafetch.it.SlowStringDeserializer"))
+                                                                  + "&valueDeserializer=dev.kafkafetch.it.SlowStringDeserializer"))
                         .routeId("r").process(recorder);
             }
         });

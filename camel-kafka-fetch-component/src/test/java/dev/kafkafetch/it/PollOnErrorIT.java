@@ -58,7 +58,7 @@ class PollOnErrorIT extends KafkaFetchITSupport {
     void discardLogsAndGoesOn() throws Exception {
         KafkaFetchConsumer consumer = start("DISCARD");
         await().atMost(Duration.ofSeconds(20)).until(() -> consumer.taskSnapshots().get(0).lastError() != null
-                                                            && consumer.taskSnapshots().get(0).polls() > 0);
+                                                           && consumer.taskSnapshots().get(0).polls() > 0);
         long polls = consumer.taskSnapshots().get(0).polls();
         await().atMost(Duration.ofSeconds(20)).until(() -> consumer.taskSnapshots().get(0).polls() > polls + 1);
         assertThat(consumer.taskSnapshots().get(0).lastError()).contains("NoOffsetForPartition");
@@ -87,7 +87,8 @@ class PollOnErrorIT extends KafkaFetchITSupport {
     @Test
     void stopTerminatesTheTask() throws Exception {
         KafkaFetchConsumer consumer = start("STOP");
-        await().atMost(Duration.ofSeconds(20)).until(() -> consumer.taskSnapshots().get(0).state().equals("TERMINATED"));
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> consumer.taskSnapshots().get(0).state().equals("TERMINATED"));
         assertThat(consumer.taskSnapshots().get(0).lastError()).contains("NoOffsetForPartition");
     }
 }

@@ -167,7 +167,8 @@ class RebalanceIT extends KafkaFetchITSupport {
     private static void sample(CamelContext ctx, List<String> downs) {
         for (HealthCheck.Result r : HealthCheckHelper.invokeReadiness(ctx)) {
             if (r.getCheck().getId().startsWith("consumer:") && r.getState() == HealthCheck.State.DOWN) {
-                downs.add("readiness " + ctx.getName() + ": " + r.getMessage().orElse("") + " " + Map.copyOf(r.getDetails()));
+                downs.add("readiness " + ctx.getName() + ": " + r.getMessage().orElse("") + " "
+                          + Map.copyOf(r.getDetails()));
             }
         }
         for (HealthCheck.Result r : HealthCheckHelper.invokeLiveness(ctx)) {

@@ -89,12 +89,14 @@ class SecurityIT {
     void explicitJaasConfigConsumesEveryRecord() throws Exception {
         String jaas = "org.apache.kafka.common.security.plain.PlainLoginModule required username=\"alice\" password=\""
                       + ALICE_PASSWORD + "\";";
-        consumesEveryRecord("sasl-jaas", "securityProtocol=SASL_PLAINTEXT&saslMechanism=PLAIN&saslJaasConfig=RAW(" + jaas + ")");
+        consumesEveryRecord("sasl-jaas",
+                "securityProtocol=SASL_PLAINTEXT&saslMechanism=PLAIN&saslJaasConfig=RAW(" + jaas + ")");
     }
 
     @Test
     void scramShorthandConsumesEveryRecord() throws Exception {
-        consumesEveryRecord("sasl-scram", "saslAuthType=SCRAM_SHA_512&securityProtocol=SASL_PLAINTEXT&saslUsername=carol"
+        consumesEveryRecord("sasl-scram",
+                "saslAuthType=SCRAM_SHA_512&securityProtocol=SASL_PLAINTEXT&saslUsername=carol"
                                           + "&saslPassword=RAW(" + CAROL_PASSWORD + ")");
     }
 
@@ -125,10 +127,13 @@ class SecurityIT {
             for (String routeId : List.of("wrong-shorthand", "wrong-jaas")) {
                 // (right after the start it may be DOWN for "no response yet"; it must settle on the authentication error)
                 HealthCheck.Result down = awaitReadiness(context, routeId, r -> r.getState() == HealthCheck.State.DOWN
-                        && r.getMessage().orElse("").toLowerCase(Locale.ROOT).contains("authentication"),
+                                                                                && r.getMessage().orElse("")
+                                                                                        .toLowerCase(Locale.ROOT)
+                                                                                        .contains("authentication"),
                         Duration.ofSeconds(30));
                 System.out.println("Readiness of " + routeId + " DOWN with an authentication message after "
-                                   + (System.nanoTime() - startedAt) / 1_000_000 + " ms: " + down.getMessage().orElse(""));
+                                   + (System.nanoTime() - startedAt) / 1_000_000 + " ms: "
+                                   + down.getMessage().orElse(""));
             }
             // no tight retry loop: the task gave up at the first authentication error
             for (String routeId : List.of("wrong-shorthand", "wrong-jaas")) {
@@ -146,7 +151,8 @@ class SecurityIT {
                 assertThat(snap.lastError()).containsIgnoringCase("authentication");
                 assertThat(consumer(context, routeId).tasks().get(0).state()).isEqualTo(TaskState.TERMINATED);
 
-                HealthCheck.Result readiness = result(HealthCheckHelper.invokeReadiness(context), routeId).orElseThrow();
+                HealthCheck.Result readiness = result(HealthCheckHelper.invokeReadiness(context), routeId)
+                        .orElseThrow();
                 HealthCheck.Result liveness = result(HealthCheckHelper.invokeLiveness(context), routeId).orElseThrow();
                 assertThat(readiness.getState()).isEqualTo(HealthCheck.State.DOWN);
                 assertThat(liveness.getState()).isEqualTo(HealthCheck.State.DOWN);

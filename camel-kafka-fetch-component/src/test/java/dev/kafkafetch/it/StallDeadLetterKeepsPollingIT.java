@@ -120,7 +120,8 @@ class StallDeadLetterKeepsPollingIT extends KafkaFetchITSupport {
 
     /** Samples the task's snapshot every 100 ms for {@code duration}: the longest poll gap, generation changes. */
     private static void sample(KafkaFetchConsumer consumer, Duration duration, int generation, AtomicLong maxGap,
-                               AtomicInteger generationChanges) throws InterruptedException {
+                               AtomicInteger generationChanges)
+            throws InterruptedException {
         long end = System.currentTimeMillis() + duration.toMillis();
         while (System.currentTimeMillis() < end) {
             TaskSnapshot s = consumer.taskSnapshots().get(0);

@@ -43,14 +43,16 @@ class SuspendResumeIT extends KafkaFetchITSupport {
         // the group settled: both tasks joined and every partition is assigned (a snapshot taken in the middle of the
         // rebalance would count its second half as a rebalance caused by the pause)
         await().atMost(Duration.ofSeconds(20))
-                .until(() -> tasks.stream().allMatch(t -> t.snapshot().generation() > 0 && t.snapshot().memberId() != null)
+                .until(() -> tasks.stream()
+                        .allMatch(t -> t.snapshot().generation() > 0 && t.snapshot().memberId() != null)
                              && tasks.stream().mapToInt(t -> t.snapshot().partitions().size()).sum() == 3);
         List<TaskSnapshot> running = consumer.taskSnapshots();
 
         context.getRouteController().suspendRoute("sr");
         assertThat(context.getRouteController().getRouteStatus("sr")).isEqualTo(ServiceStatus.Suspended);
         await().atMost(Duration.ofSeconds(10)).until(() -> tasks.stream().allMatch(t -> t.state() == TaskState.PAUSED
-                                                                                   && "PAUSED".equals(t.snapshot().state())));
+                                                                                        && "PAUSED".equals(
+                                                                                                t.snapshot().state())));
         int seenAtSuspend = recorder.count();
         long[] pollsAtSuspend = tasks.stream().mapToLong(t -> t.snapshot().polls()).toArray();
 
@@ -71,7 +73,8 @@ class SuspendResumeIT extends KafkaFetchITSupport {
         }
 
         context.getRouteController().resumeRoute("sr");
-        await().atMost(Duration.ofSeconds(10)).until(() -> tasks.stream().allMatch(t -> t.state() == TaskState.RUNNING));
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> tasks.stream().allMatch(t -> t.state() == TaskState.RUNNING));
         List<String> all = new ArrayList<>(before);
         all.addAll(during);
         awaitCount(recorder, all.size(), Duration.ofSeconds(60));

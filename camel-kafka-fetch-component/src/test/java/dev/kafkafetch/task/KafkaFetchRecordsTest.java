@@ -10,10 +10,10 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import dev.kafkafetch.error.ConfiguredPollExceptionStrategy;
-import dev.kafkafetch.error.PollOnError;
 import dev.kafkafetch.dispatch.ItemProcessor;
 import dev.kafkafetch.dispatch.Ordering;
+import dev.kafkafetch.error.ConfiguredPollExceptionStrategy;
+import dev.kafkafetch.error.PollOnError;
 import dev.kafkafetch.security.SecretMasker;
 import dev.kafkafetch.serde.RecordDecoder;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -64,7 +64,8 @@ class KafkaFetchRecordsTest {
             mock = m;
             return m;
         }, () -> new RecordDecoder(new StringDeserializer(), new StringDeserializer(), Map.of()),
-                commitQueue -> processor, threads, new org.apache.camel.support.LoggingExceptionHandler(null, getClass()),
+                commitQueue -> processor, threads,
+                new org.apache.camel.support.LoggingExceptionHandler(null, getClass()),
                 new ConfiguredPollExceptionStrategy(onError),
                 null);
         threads.submit(task);
@@ -119,8 +120,8 @@ class KafkaFetchRecordsTest {
         MockConsumer<byte[], byte[]> m = mock;
         m.schedulePollTask(() -> m.setPollException(new KafkaException("boom")));
         await().atMost(Duration.ofSeconds(10)).until(() -> created.get() == 2
-                                                            && task.snapshot().reconnects() == 1
-                                                            && task.state() == TaskState.RUNNING);
+                                                           && task.snapshot().reconnects() == 1
+                                                           && task.state() == TaskState.RUNNING);
         addRecords(0, 5);
         await().atMost(Duration.ofSeconds(10)).until(() -> processed.size() == 5);
         task.requestStop();

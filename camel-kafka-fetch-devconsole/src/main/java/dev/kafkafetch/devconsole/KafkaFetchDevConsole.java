@@ -96,9 +96,10 @@ public class KafkaFetchDevConsole extends AbstractDevConsole {
 
     private static void appendTask(StringBuilder sb, TaskSnapshot t, long now, boolean showPartitions) {
         sb.append(String.format("  Task: %s  state: %s%n", t.threadName(), t.state()));
-        sb.append(String.format("    Subscription: %s  group: %s  instance: %s  member: %s  generation: %s  client: %s%n",
-                t.subscription(), dash(t.groupId()), dash(t.groupInstanceId()), dash(t.memberId()),
-                t.generation() < 0 ? "-" : String.valueOf(t.generation()), dash(t.clientId())));
+        sb.append(
+                String.format("    Subscription: %s  group: %s  instance: %s  member: %s  generation: %s  client: %s%n",
+                        t.subscription(), dash(t.groupId()), dash(t.groupInstanceId()), dash(t.memberId()),
+                        t.generation() < 0 ? "-" : String.valueOf(t.generation()), dash(t.clientId())));
         sb.append(String.format(
                 "    Held: %d/%d (peak %d)  in flight: %d  running: %d/%d  queued: %d  longest running: %s%s%n",
                 t.held(), t.maxInFlightRecords(), t.peakHeld(), t.inFlight(), t.running(), t.maxConcurrency(),

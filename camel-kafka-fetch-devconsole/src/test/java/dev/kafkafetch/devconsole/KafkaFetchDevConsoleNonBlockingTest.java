@@ -68,7 +68,8 @@ class KafkaFetchDevConsoleNonBlockingTest extends DevConsoleTestSupport {
         TaskSnapshot after = consumer.taskSnapshots().get(0);
 
         System.out.printf("1000 console calls took %d ms (slowest %d ms); polls %d -> %d, finished %d -> %d,"
-                          + " oldest snapshot seen %d ms%n", totalMs, TimeUnit.NANOSECONDS.toMillis(maxCallNanos),
+                          + " oldest snapshot seen %d ms%n",
+                totalMs, TimeUnit.NANOSECONDS.toMillis(maxCallNanos),
                 before.polls(), after.polls(), before.recordsFinished(), after.recordsFinished(), maxSnapshotAgeMs);
         // generous bounds: these guard against blocking (seconds), not against slowness of a loaded machine
         assertThat(totalMs).as("1000 calls, total ms").isLessThan(10_000);

@@ -78,8 +78,10 @@ class KafkaFetchDevConsoleTest extends DevConsoleTestSupport {
         await().atMost(TIMEOUT).pollInterval(Duration.ofMillis(50)).until(() -> {
             List<JsonObject> parts = allPartitions(route(json(context, Map.of()), "orders"));
             return parts.size() == 3 && parts.stream().allMatch(p -> p.getLong("lag") == 0
-                    && p.getInteger("inFlight") == 0
-                    && p.getLong("committed").longValue() == end.get(new TopicPartition(topic, p.getInteger("partition"))));
+                                                                     && p.getInteger("inFlight") == 0
+                                                                     && p.getLong("committed").longValue()
+                                                                        == end.get(new TopicPartition(topic,
+                                                                                p.getInteger("partition"))));
         });
 
         JsonObject route = route(json(context, Map.of()), "orders");
@@ -87,8 +89,10 @@ class KafkaFetchDevConsoleTest extends DevConsoleTestSupport {
         assertThat(route.getString("consumerStatus")).isEqualTo("Started");
 
         // committed offsets and end offsets are exactly what the broker reports
-        Map<TopicPartition, Long> shownCommitted = new TreeMap<>(java.util.Comparator.comparingInt(TopicPartition::partition));
-        Map<TopicPartition, Long> shownEnd = new TreeMap<>(java.util.Comparator.comparingInt(TopicPartition::partition));
+        Map<TopicPartition, Long> shownCommitted = new TreeMap<>(
+                java.util.Comparator.comparingInt(TopicPartition::partition));
+        Map<TopicPartition, Long> shownEnd = new TreeMap<>(
+                java.util.Comparator.comparingInt(TopicPartition::partition));
         for (JsonObject p : allPartitions(route)) {
             TopicPartition tp = new TopicPartition(p.getString("topic"), p.getInteger("partition"));
             shownCommitted.put(tp, p.getLong("committed"));
@@ -147,8 +151,9 @@ class KafkaFetchDevConsoleTest extends DevConsoleTestSupport {
             assertThat(text).contains("Task: " + t.getString("threadName"), "member: " + t.getString("memberId"));
         }
         for (int p = 0; p < 3; p++) {
-            assertThat(text).containsPattern("(?m)^\\s+" + topic + "-" + p + "\\s+" + end.get(new TopicPartition(topic, p))
-                                             + "\\s+" + end.get(new TopicPartition(topic, p)) + "\\s");
+            assertThat(text)
+                    .containsPattern("(?m)^\\s+" + topic + "-" + p + "\\s+" + end.get(new TopicPartition(topic, p))
+                                     + "\\s+" + end.get(new TopicPartition(topic, p)) + "\\s");
         }
         System.out.println("kafka-fetch console (TEXT) while consuming:\n" + whileConsuming);
         System.out.println("kafka-fetch console (TEXT) caught up:\n" + text);
@@ -165,7 +170,8 @@ class KafkaFetchDevConsoleTest extends DevConsoleTestSupport {
         CamelContext context = startContext(new RouteBuilder() {
             @Override
             public void configure() {
-                from(uri(topic, group, "pollTimeoutMs=200")).routeId("paused").process(e -> processed.incrementAndGet());
+                from(uri(topic, group, "pollTimeoutMs=200")).routeId("paused")
+                        .process(e -> processed.incrementAndGet());
             }
         });
         await().atMost(TIMEOUT).until(() -> processed.get() == 30);
@@ -184,7 +190,7 @@ class KafkaFetchDevConsoleTest extends DevConsoleTestSupport {
         long pollsBefore = tasks(route).get(0).getLong("polls");
         kafka.produceIds(topic, 10, "q", 10);
         await().atMost(TIMEOUT).until(() -> tasks(route(json(context, Map.of()), "paused")).get(0).getLong("polls")
-                                             > pollsBefore + 3);
+                                            > pollsBefore + 3);
         JsonObject paused = tasks(route(json(context, Map.of()), "paused")).get(0);
         assertThat(paused.getLong("recordsPolled")).isEqualTo(30);
         assertThat(paused.getString("state")).isEqualTo("PAUSED");
@@ -222,7 +228,8 @@ class KafkaFetchDevConsoleTest extends DevConsoleTestSupport {
         await().atMost(TIMEOUT).pollInterval(Duration.ofMillis(50)).until(() -> {
             JsonObject route = route(json(context, Map.of()), "failing");
             return sum(route, "recordsFinished") == 100 && allPartitions(route).stream()
-                    .allMatch(p -> p.getLong("committed").longValue() == end.get(new TopicPartition(topic, p.getInteger("partition"))));
+                    .allMatch(p -> p.getLong("committed").longValue()
+                                   == end.get(new TopicPartition(topic, p.getInteger("partition"))));
         });
         JsonObject route = route(json(context, Map.of()), "failing");
         assertThat(sum(route, "recordsFailed")).isEqualTo(10); // ids ...-7, -17, ..., -97

@@ -18,6 +18,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import kafka.server.BrokerServer;
+import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.ScramCredentialInfo;
@@ -25,9 +26,8 @@ import org.apache.kafka.clients.admin.ScramMechanism;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.admin.UserScramCredentialAlteration;
 import org.apache.kafka.clients.admin.UserScramCredentialUpsertion;
-import org.apache.kafka.clients.CommonClientConfigs;
-import org.apache.kafka.common.config.SaslConfigs;
 import org.apache.kafka.common.TopicPartitionInfo;
+import org.apache.kafka.common.config.SaslConfigs;
 import org.apache.kafka.common.network.ListenerName;
 import org.apache.kafka.common.test.KafkaClusterTestKit;
 import org.apache.kafka.common.test.TestKitNodes;
@@ -148,7 +148,7 @@ public final class EmbeddedKafkaCluster implements KafkaService {
     /** A client {@code sasl.jaas.config} line for {@code mechanism} (quotes and backslashes escaped). */
     public static String jaasConfig(String user, String password, String mechanism) {
         String module = "PLAIN".equals(mechanism) ? "org.apache.kafka.common.security.plain.PlainLoginModule"
-            : "org.apache.kafka.common.security.scram.ScramLoginModule";
+                : "org.apache.kafka.common.security.scram.ScramLoginModule";
         return module + " required username=\"" + jaasEscape(user) + "\" password=\"" + jaasEscape(password) + "\";";
     }
 
@@ -245,7 +245,7 @@ public final class EmbeddedKafkaCluster implements KafkaService {
     @Override
     public String toString() {
         return "EmbeddedKafkaCluster[brokers=" + brokerIds.size() + ", bootstrapServers=" + bootstrapServers
-            + (saslUsers.isEmpty() ? "" : ", sasl=" + saslMechanisms) + "]";
+               + (saslUsers.isEmpty() ? "" : ", sasl=" + saslMechanisms) + "]";
     }
 
     // ------------------------------------------------------------------------------------------------------
@@ -258,7 +258,8 @@ public final class EmbeddedKafkaCluster implements KafkaService {
 
     private void checkIndex(int index) {
         if (index < 0 || index >= brokerIds.size()) {
-            throw new IndexOutOfBoundsException("Broker index " + index + " out of range [0, " + brokerIds.size() + ")");
+            throw new IndexOutOfBoundsException(
+                    "Broker index " + index + " out of range [0, " + brokerIds.size() + ")");
         }
     }
 
@@ -271,7 +272,7 @@ public final class EmbeddedKafkaCluster implements KafkaService {
         while (broker.brokerState() != BrokerState.RUNNING) {
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException("Broker node " + id + " did not reach RUNNING within " + BROKER_TIMEOUT
-                    + " (state " + broker.brokerState() + ")");
+                                                + " (state " + broker.brokerState() + ")");
             }
             sleep(20);
         }
@@ -298,33 +299,37 @@ public final class EmbeddedKafkaCluster implements KafkaService {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("Interrupted while waiting for Kafka brokers after " + what, e);
         } catch (ExecutionException e) {
-            throw new IllegalStateException("Kafka brokers not ready after " + what + ": " + e.getCause(), e.getCause());
+            throw new IllegalStateException("Kafka brokers not ready after " + what + ": " + e.getCause(),
+                    e.getCause());
         }
     }
 
     private void awaitAllPartitionsHaveLeaders(Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
         Map<String, Object> conf = Map.of(
-            // the unauthenticated PLAINTEXT listener when the client listener needs SASL
-            AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, saslUsers.isEmpty() ? bootstrapServers : kit.bootstrapServers(),
-            AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5000,
-            AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 10000);
+                // the unauthenticated PLAINTEXT listener when the client listener needs SASL
+                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                saslUsers.isEmpty() ? bootstrapServers : kit.bootstrapServers(),
+                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5000,
+                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 10000);
         String lastProblem = "unknown";
         try (Admin admin = Admin.create(conf)) {
             while (true) {
                 try {
-                    Set<String> topics = admin.listTopics(new org.apache.kafka.clients.admin.ListTopicsOptions().listInternal(true))
-                        .names().get(10, TimeUnit.SECONDS);
+                    Set<String> topics = admin
+                            .listTopics(new org.apache.kafka.clients.admin.ListTopicsOptions().listInternal(true))
+                            .names().get(10, TimeUnit.SECONDS);
                     if (topics.isEmpty()) {
                         return;
                     }
                     Collection<TopicDescription> descriptions = admin.describeTopics(topics).allTopicNames()
-                        .get(10, TimeUnit.SECONDS).values();
+                            .get(10, TimeUnit.SECONDS).values();
                     String leaderless = null;
                     for (TopicDescription d : descriptions) {
                         for (TopicPartitionInfo p : d.partitions()) {
                             boolean hasLiveReplica = p.replicas().stream().anyMatch(r -> !stopped.contains(r.id()));
-                            boolean leaderLive = p.leader() != null && !p.leader().isEmpty() && !stopped.contains(p.leader().id());
+                            boolean leaderLive = p.leader() != null && !p.leader().isEmpty()
+                                                 && !stopped.contains(p.leader().id());
                             if (hasLiveReplica && !leaderLive) {
                                 leaderless = d.name() + "-" + p.partition();
                                 break;
@@ -342,7 +347,8 @@ public final class EmbeddedKafkaCluster implements KafkaService {
                     lastProblem = String.valueOf(e.getCause() != null ? e.getCause() : e);
                 }
                 if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("Not every partition had a leader within " + timeout + ": " + lastProblem);
+                    throw new IllegalStateException(
+                            "Not every partition had a leader within " + timeout + ": " + lastProblem);
                 }
                 sleep(100);
             }
@@ -461,7 +467,8 @@ public final class EmbeddedKafkaCluster implements KafkaService {
          */
         public EmbeddedKafkaCluster start() {
             if (fixedPort != null && brokers != 1) {
-                throw new IllegalStateException("fixedPort is only supported with a single broker (brokers=" + brokers + ")");
+                throw new IllegalStateException(
+                        "fixedPort is only supported with a single broker (brokers=" + brokers + ")");
             }
             KafkaLogging.quietBrokerLogs();
             long t0 = System.nanoTime();
@@ -482,14 +489,14 @@ public final class EmbeddedKafkaCluster implements KafkaService {
                     mechanisms.addAll(SCRAM_MECHANISMS);
                 }
                 TestKitNodes.Builder nb = new TestKitNodes.Builder(productionBootstrapMetadata())
-                    .setCombined(brokers == 1)
-                    .setNumBrokerNodes(brokers)
-                    .setNumControllerNodes(1);
+                        .setCombined(brokers == 1)
+                        .setNumBrokerNodes(brokers)
+                        .setNumControllerNodes(1);
                 if (sasl) {
                     // the per-broker listener lists name the kit's listeners, so fix their names up front
                     nb.setBrokerListenerName(new ListenerName(BROKER_LISTENER))
-                        .setControllerListenerName(new ListenerName(CONTROLLER_LISTENER))
-                        .setPerServerProperties(saslListenerPerBroker(brokers, saslPorts));
+                            .setControllerListenerName(new ListenerName(CONTROLLER_LISTENER))
+                            .setPerServerProperties(saslListenerPerBroker(brokers, saslPorts));
                 }
                 TestKitNodes nodes = nb.build();
                 KafkaClusterTestKit.Builder kb = new KafkaClusterTestKit.Builder(nodes);
@@ -508,18 +515,20 @@ public final class EmbeddedKafkaCluster implements KafkaService {
                     createScramUsers(kit.bootstrapServers(), saslPorts);
                 }
                 String defaultUser = !plainUsers.isEmpty() ? plainUsers.iterator().next()
-                    : scramUsers.isEmpty() ? null : scramUsers.iterator().next();
-                EmbeddedKafkaCluster cluster = new EmbeddedKafkaCluster(kit, fixedPort, saslPorts, saslUsers, mechanisms,
-                    defaultUser);
+                        : scramUsers.isEmpty() ? null : scramUsers.iterator().next();
+                EmbeddedKafkaCluster cluster = new EmbeddedKafkaCluster(kit, fixedPort, saslPorts, saslUsers,
+                        mechanisms,
+                        defaultUser);
                 LOG.info("Started embedded Kafka cluster ({} broker(s)) at {} in {} ms", brokers,
-                    cluster.bootstrapServers(), millisSince(t0));
+                        cluster.bootstrapServers(), millisSince(t0));
                 return cluster;
             } catch (RuntimeException | Error e) {
                 closeQuietly(kit);
                 throw e;
             } catch (Exception e) {
                 closeQuietly(kit);
-                throw new IllegalStateException("Could not start an embedded Kafka cluster with " + brokers + " broker(s): " + e, e);
+                throw new IllegalStateException(
+                        "Could not start an embedded Kafka cluster with " + brokers + " broker(s): " + e, e);
             }
         }
 
@@ -594,8 +603,8 @@ public final class EmbeddedKafkaCluster implements KafkaService {
             Map<Integer, Map<String, String>> perServer = new LinkedHashMap<>();
             for (int id = 0; id < brokers; id++) {
                 String listeners = BROKER_LISTENER + "://localhost:0"
-                    + (brokers == 1 ? "," + CONTROLLER_LISTENER + "://localhost:0" : "")
-                    + "," + SASL_LISTENER + "://localhost:" + ports.get(id);
+                                   + (brokers == 1 ? "," + CONTROLLER_LISTENER + "://localhost:0" : "")
+                                   + "," + SASL_LISTENER + "://localhost:" + ports.get(id);
                 perServer.put(id, Map.of("listeners", listeners));
             }
             return perServer;
@@ -609,20 +618,24 @@ public final class EmbeddedKafkaCluster implements KafkaService {
             String prefix = "listener.name." + SASL_LISTENER.toLowerCase(Locale.ROOT) + ".";
             Map<String, String> p = new LinkedHashMap<>();
             p.put("listener.security.protocol.map", nodes.brokerListenerName().value() + ":"
-                + nodes.brokerListenerProtocol().name + "," + nodes.controllerListenerName().value() + ":"
-                + nodes.controllerListenerProtocol().name + "," + SASL_LISTENER + ":SASL_PLAINTEXT");
+                                                    + nodes.brokerListenerProtocol().name + ","
+                                                    + nodes.controllerListenerName().value() + ":"
+                                                    + nodes.controllerListenerProtocol().name + "," + SASL_LISTENER
+                                                    + ":SASL_PLAINTEXT");
             p.put(prefix + "sasl.enabled.mechanisms", String.join(",", mechanisms));
             if (!plainUsers.isEmpty()) {
-                StringBuilder jaas = new StringBuilder("org.apache.kafka.common.security.plain.PlainLoginModule required");
+                StringBuilder jaas = new StringBuilder(
+                        "org.apache.kafka.common.security.plain.PlainLoginModule required");
                 for (String user : plainUsers) {
-                    jaas.append(" user_").append(user).append("=\"").append(jaasEscape(saslUsers.get(user))).append('"');
+                    jaas.append(" user_").append(user).append("=\"").append(jaasEscape(saslUsers.get(user)))
+                            .append('"');
                 }
                 p.put(prefix + "plain.sasl.jaas.config", jaas.append(';').toString());
             }
             if (!scramUsers.isEmpty()) {
                 for (String mechanism : SCRAM_MECHANISMS) {
                     p.put(prefix + mechanism.toLowerCase(Locale.ROOT) + ".sasl.jaas.config",
-                        "org.apache.kafka.common.security.scram.ScramLoginModule required;");
+                            "org.apache.kafka.common.security.scram.ScramLoginModule required;");
                 }
             }
             return p;
@@ -634,13 +647,13 @@ public final class EmbeddedKafkaCluster implements KafkaService {
          */
         private void createScramUsers(String plaintextBootstrap, List<Integer> saslPorts) throws Exception {
             try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, plaintextBootstrap,
-                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 30000))) {
+                    AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 30000))) {
                 // one request per mechanism: a request may alter a user's credential only once
                 for (ScramMechanism mechanism : List.of(ScramMechanism.SCRAM_SHA_256, ScramMechanism.SCRAM_SHA_512)) {
                     List<UserScramCredentialAlteration> upserts = new ArrayList<>();
                     for (String user : scramUsers) {
                         upserts.add(new UserScramCredentialUpsertion(user, new ScramCredentialInfo(mechanism, 4096),
-                            saslUsers.get(user)));
+                                saslUsers.get(user)));
                     }
                     admin.alterUserScramCredentials(upserts).all().get(30, TimeUnit.SECONDS);
                 }
@@ -649,13 +662,15 @@ public final class EmbeddedKafkaCluster implements KafkaService {
             for (int port : saslPorts) {
                 for (String user : scramUsers) {
                     for (String mechanism : SCRAM_MECHANISMS) {
-                        awaitSaslLogin("localhost:" + port, clientProperties(user, saslUsers.get(user), mechanism), deadline);
+                        awaitSaslLogin("localhost:" + port, clientProperties(user, saslUsers.get(user), mechanism),
+                                deadline);
                     }
                 }
             }
         }
 
-        private static void awaitSaslLogin(String bootstrap, Map<String, Object> client, long deadline) throws InterruptedException {
+        private static void awaitSaslLogin(String bootstrap, Map<String, Object> client, long deadline)
+                throws InterruptedException {
             Map<String, Object> conf = new LinkedHashMap<>(client);
             conf.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
             conf.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5000);
@@ -670,8 +685,9 @@ public final class EmbeddedKafkaCluster implements KafkaService {
                 }
                 Thread.sleep(100);
             }
-            throw new IllegalStateException("SCRAM login at " + bootstrap + " as " + conf.get(SaslConfigs.SASL_MECHANISM)
-                + " did not succeed within " + BROKER_TIMEOUT + ": " + last);
+            throw new IllegalStateException(
+                    "SCRAM login at " + bootstrap + " as " + conf.get(SaslConfigs.SASL_MECHANISM)
+                                            + " did not succeed within " + BROKER_TIMEOUT + ": " + last);
         }
 
         private static int freePort() throws IOException {
@@ -689,9 +705,11 @@ public final class EmbeddedKafkaCluster implements KafkaService {
             String broker = nodes.brokerListenerName().value();
             String controller = nodes.controllerListenerName().value();
             Map<String, String> p = new LinkedHashMap<>();
-            p.put("listeners", broker + "://localhost:0," + controller + "://localhost:0," + FIXED_LISTENER + "://localhost:" + port);
+            p.put("listeners", broker + "://localhost:0," + controller + "://localhost:0," + FIXED_LISTENER
+                               + "://localhost:" + port);
             p.put("listener.security.protocol.map", broker + ":" + nodes.brokerListenerProtocol().name + ","
-                + controller + ":" + nodes.controllerListenerProtocol().name + "," + FIXED_LISTENER + ":PLAINTEXT");
+                                                    + controller + ":" + nodes.controllerListenerProtocol().name + ","
+                                                    + FIXED_LISTENER + ":PLAINTEXT");
             return p;
         }
     }
@@ -719,7 +737,7 @@ public final class EmbeddedKafkaCluster implements KafkaService {
             throw new IllegalStateException("Interrupted while starting an embedded Kafka cluster", e);
         } catch (ExecutionException e) {
             Throwable cause = e.getCause() instanceof IllegalStateException && e.getCause().getCause() != null
-                ? e.getCause().getCause() : e.getCause();
+                    ? e.getCause().getCause() : e.getCause();
             throw new IllegalStateException("Embedded Kafka cluster failed to start: " + cause, cause);
         }
     }

@@ -33,12 +33,14 @@ public final class ExternalKafka implements KafkaService {
 
     @Override
     public void stopBroker(int index) {
-        throw new UnsupportedOperationException("Cannot stop a broker of an external Kafka cluster (" + bootstrapServers + ")");
+        throw new UnsupportedOperationException(
+                "Cannot stop a broker of an external Kafka cluster (" + bootstrapServers + ")");
     }
 
     @Override
     public void startBroker(int index) {
-        throw new UnsupportedOperationException("Cannot start a broker of an external Kafka cluster (" + bootstrapServers + ")");
+        throw new UnsupportedOperationException(
+                "Cannot start a broker of an external Kafka cluster (" + bootstrapServers + ")");
     }
 
     @Override

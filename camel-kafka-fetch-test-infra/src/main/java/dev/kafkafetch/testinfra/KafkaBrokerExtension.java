@@ -54,7 +54,7 @@ public final class KafkaBrokerExtension implements BeforeAllCallback, ExecutionC
         if (KafkaServices.TYPE_TESTCONTAINERS.equals(KafkaServices.instanceType())
             && !TestcontainersKafka.isDockerAvailable()) {
             return ConditionEvaluationResult.disabled(
-                "kafka.instance.type=testcontainers but no Docker engine is available");
+                    "kafka.instance.type=testcontainers but no Docker engine is available");
         }
         return ConditionEvaluationResult.enabled("Kafka broker available (" + KafkaServices.instanceType() + ")");
     }
@@ -79,8 +79,10 @@ public final class KafkaBrokerExtension implements BeforeAllCallback, ExecutionC
         if (type == KafkaTestSupport.class) {
             KafkaTestSupport support = new KafkaTestSupport(bootstrapServers());
             // AutoCloseable values in the store are closed when the context ends
-            extensionContext.getStore(ExtensionContext.Namespace.create(KafkaBrokerExtension.class, parameterContext.getDeclaringExecutable()))
-                .put(parameterContext.getIndex(), support);
+            extensionContext
+                    .getStore(ExtensionContext.Namespace.create(KafkaBrokerExtension.class,
+                            parameterContext.getDeclaringExecutable()))
+                    .put(parameterContext.getIndex(), support);
             return support;
         }
         throw new ParameterResolutionException("Unsupported parameter type " + type.getName());

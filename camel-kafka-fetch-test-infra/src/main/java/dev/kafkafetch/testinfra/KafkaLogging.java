@@ -14,11 +14,11 @@ public final class KafkaLogging {
     private static final String PREFIX = "org.slf4j.simpleLogger.log.";
 
     private static final Map<String, String> QUIET = Map.of(
-        "kafka", "warn",
-        "org.apache.kafka", "warn",
-        "state.change.logger", "warn",
-        "org.testcontainers", "warn",
-        "tc", "warn");
+            "kafka", "warn",
+            "org.apache.kafka", "warn",
+            "state.change.logger", "warn",
+            "org.testcontainers", "warn",
+            "tc", "warn");
 
     private KafkaLogging() {
     }

@@ -53,8 +53,9 @@ public final class KafkaServices {
                 return shared;
             }
             if (sharedFailure != null) {
-                throw new IllegalStateException("The shared Kafka broker failed to start earlier: " + sharedFailure.getMessage(),
-                    sharedFailure);
+                throw new IllegalStateException(
+                        "The shared Kafka broker failed to start earlier: " + sharedFailure.getMessage(),
+                        sharedFailure);
             }
             String type = instanceType();
             if (TYPE_TESTCONTAINERS.equals(type) && !TestcontainersKafka.isDockerAvailable()) {
@@ -88,10 +89,12 @@ public final class KafkaServices {
             case TYPE_TESTCONTAINERS:
                 return type;
             case TYPE_EXTERNAL:
-                throw new IllegalArgumentException(INSTANCE_TYPE_PROPERTY + "=external needs -D" + BOOTSTRAP_SERVERS_PROPERTY);
+                throw new IllegalArgumentException(
+                        INSTANCE_TYPE_PROPERTY + "=external needs -D" + BOOTSTRAP_SERVERS_PROPERTY);
             default:
                 throw new IllegalArgumentException("Unknown " + INSTANCE_TYPE_PROPERTY + "=" + type
-                    + " (expected " + TYPE_EMBEDDED + " or " + TYPE_TESTCONTAINERS + ")");
+                                                   + " (expected " + TYPE_EMBEDDED + " or " + TYPE_TESTCONTAINERS
+                                                   + ")");
         }
     }
 

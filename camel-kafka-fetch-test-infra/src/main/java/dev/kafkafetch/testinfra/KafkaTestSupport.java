@@ -3,12 +3,10 @@ package dev.kafkafetch.testinfra;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
@@ -95,7 +93,8 @@ public final class KafkaTestSupport implements AutoCloseable {
         if (p.length() > 200) {
             p = p.substring(0, 200);
         }
-        return p + "-" + COUNTER.incrementAndGet() + Integer.toHexString(ThreadLocalRandom.current().nextInt(0x10000, 0xfffff));
+        return p + "-" + COUNTER.incrementAndGet()
+               + Integer.toHexString(ThreadLocalRandom.current().nextInt(0x10000, 0xfffff));
     }
 
     /** Creates a topic with replication factor 1. */
@@ -111,8 +110,10 @@ public final class KafkaTestSupport implements AutoCloseable {
         String problem;
         while (true) {
             try {
-                TopicDescription d = admin().describeTopics(List.of(topic)).allTopicNames().get(5, TimeUnit.SECONDS).get(topic);
-                long withLeader = d.partitions().stream().filter(p -> p.leader() != null && !p.leader().isEmpty()).count();
+                TopicDescription d = admin().describeTopics(List.of(topic)).allTopicNames().get(5, TimeUnit.SECONDS)
+                        .get(topic);
+                long withLeader = d.partitions().stream().filter(p -> p.leader() != null && !p.leader().isEmpty())
+                        .count();
                 if (d.partitions().size() == partitions && withLeader == partitions
                     && producer().partitionsFor(topic).stream().allMatch(p -> p.leader() != null)) {
                     return;
@@ -171,7 +172,7 @@ public final class KafkaTestSupport implements AutoCloseable {
     /** Committed offsets of {@code groupId} for the partitions of {@code topic}; partitions without a commit are absent. */
     public Map<TopicPartition, Long> committedOffsets(String groupId, String topic) {
         Map<TopicPartition, OffsetAndMetadata> all = await("list offsets of group " + groupId,
-            admin().listConsumerGroupOffsets(groupId).partitionsToOffsetAndMetadata());
+                admin().listConsumerGroupOffsets(groupId).partitionsToOffsetAndMetadata());
         Map<TopicPartition, Long> result = new TreeMap<>(PARTITION_ORDER);
         all.forEach((tp, om) -> {
             if (om != null && tp.topic().equals(topic)) {
@@ -185,10 +186,10 @@ public final class KafkaTestSupport implements AutoCloseable {
     public Map<TopicPartition, Long> endOffsets(String topic) {
         List<TopicPartition> partitions = partitions(topic);
         Map<TopicPartition, OffsetSpec> request = partitions.stream()
-            .collect(Collectors.toMap(Function.identity(), tp -> OffsetSpec.latest()));
+                .collect(Collectors.toMap(Function.identity(), tp -> OffsetSpec.latest()));
         Map<TopicPartition, Long> result = new TreeMap<>(PARTITION_ORDER);
         await("end offsets of " + topic, admin().listOffsets(request).all())
-            .forEach((tp, info) -> result.put(tp, info.offset()));
+                .forEach((tp, info) -> result.put(tp, info.offset()));
         return result;
     }
 
@@ -207,7 +208,8 @@ public final class KafkaTestSupport implements AutoCloseable {
         conf.put(ConsumerConfig.CLIENT_ID_CONFIG, "kafka-test-support-reader-" + COUNTER.incrementAndGet());
         conf.putAll(clientProperties);
         List<ConsumerRecord<String, String>> records = new ArrayList<>();
-        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(conf, new StringDeserializer(), new StringDeserializer())) {
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(conf, new StringDeserializer(),
+                new StringDeserializer())) {
             consumer.assign(end.keySet());
             consumer.seekToBeginning(end.keySet());
             long deadline = System.nanoTime() + timeout.toNanos();
@@ -216,7 +218,8 @@ public final class KafkaTestSupport implements AutoCloseable {
                     Map<TopicPartition, Long> positions = new TreeMap<>(PARTITION_ORDER);
                     end.keySet().forEach(tp -> positions.put(tp, consumer.position(tp, Duration.ofSeconds(5))));
                     throw new IllegalStateException("readAll(" + topic + ") did not reach end offsets " + end
-                        + " within " + timeout + "; positions " + positions + ", " + records.size() + " records read");
+                                                    + " within " + timeout + "; positions " + positions + ", "
+                                                    + records.size() + " records read");
                 }
                 ConsumerRecords<String, String> batch = consumer.poll(Duration.ofMillis(200));
                 for (ConsumerRecord<String, String> r : batch) {
@@ -261,11 +264,12 @@ public final class KafkaTestSupport implements AutoCloseable {
 
     // ------------------------------------------------------------------------------------------------------
 
-    private static final java.util.Comparator<TopicPartition> PARTITION_ORDER =
-        java.util.Comparator.comparing(TopicPartition::topic).thenComparingInt(TopicPartition::partition);
+    private static final java.util.Comparator<TopicPartition> PARTITION_ORDER = java.util.Comparator
+            .comparing(TopicPartition::topic).thenComparingInt(TopicPartition::partition);
 
     private List<TopicPartition> partitions(String topic) {
-        TopicDescription d = await("describe topic " + topic, admin().describeTopics(List.of(topic)).allTopicNames()).get(topic);
+        TopicDescription d = await("describe topic " + topic, admin().describeTopics(List.of(topic)).allTopicNames())
+                .get(topic);
         List<TopicPartition> result = new ArrayList<>();
         for (TopicPartitionInfo p : d.partitions()) {
             result.add(new TopicPartition(topic, p.partition()));

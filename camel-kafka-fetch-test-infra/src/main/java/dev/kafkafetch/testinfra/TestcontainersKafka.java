@@ -31,14 +31,14 @@ public final class TestcontainersKafka implements KafkaService {
     public TestcontainersKafka(String image) {
         KafkaLogging.quietBrokerLogs();
         KafkaContainer c = new KafkaContainer(DockerImageName.parse(image).asCompatibleSubstituteFor("apache/kafka"))
-            .withEnv("KAFKA_GROUP_INITIAL_REBALANCE_DELAY_MS", "0")
-            .withEnv("KAFKA_GROUP_MIN_SESSION_TIMEOUT_MS", "1000")
-            .withEnv("KAFKA_GROUP_CONSUMER_MIN_SESSION_TIMEOUT_MS", "1000")
-            .withEnv("KAFKA_GROUP_CONSUMER_SESSION_TIMEOUT_MS", "10000")
-            .withEnv("KAFKA_GROUP_CONSUMER_MIN_HEARTBEAT_INTERVAL_MS", "500")
-            .withEnv("KAFKA_GROUP_CONSUMER_HEARTBEAT_INTERVAL_MS", "1000")
-            .withEnv("KAFKA_OFFSETS_TOPIC_NUM_PARTITIONS", "5")
-            .withEnv("KAFKA_AUTO_CREATE_TOPICS_ENABLE", "true");
+                .withEnv("KAFKA_GROUP_INITIAL_REBALANCE_DELAY_MS", "0")
+                .withEnv("KAFKA_GROUP_MIN_SESSION_TIMEOUT_MS", "1000")
+                .withEnv("KAFKA_GROUP_CONSUMER_MIN_SESSION_TIMEOUT_MS", "1000")
+                .withEnv("KAFKA_GROUP_CONSUMER_SESSION_TIMEOUT_MS", "10000")
+                .withEnv("KAFKA_GROUP_CONSUMER_MIN_HEARTBEAT_INTERVAL_MS", "500")
+                .withEnv("KAFKA_GROUP_CONSUMER_HEARTBEAT_INTERVAL_MS", "1000")
+                .withEnv("KAFKA_OFFSETS_TOPIC_NUM_PARTITIONS", "5")
+                .withEnv("KAFKA_AUTO_CREATE_TOPICS_ENABLE", "true");
         try {
             c.start();
         } catch (RuntimeException e) {

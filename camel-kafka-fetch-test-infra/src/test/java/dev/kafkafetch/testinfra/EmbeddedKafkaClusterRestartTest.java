@@ -1,8 +1,5 @@
 package dev.kafkafetch.testinfra;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.time.Duration;
@@ -13,6 +10,9 @@ import java.util.Map;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class EmbeddedKafkaClusterRestartTest {
 
@@ -72,7 +72,7 @@ class EmbeddedKafkaClusterRestartTest {
             // the same producer and admin (created before the restart) reconnect to the same address
             expected.addAll(viaFixed.produceIds(topic, 50, "after", 4));
             assertThat(viaFixed.readAll(topic, Duration.ofSeconds(20))).extracting(ConsumerRecord::value)
-                .containsExactlyInAnyOrderElementsOf(expected);
+                    .containsExactlyInAnyOrderElementsOf(expected);
             // the test kit's own (random, pre-bound) listener also kept its port
             try (KafkaTestSupport viaRandom = new KafkaTestSupport(randomPortBootstrap)) {
                 assertThat(viaRandom.readAll(topic, Duration.ofSeconds(20))).hasSize(100);
@@ -83,7 +83,7 @@ class EmbeddedKafkaClusterRestartTest {
     @Test
     void fixedPortNeedsASingleBroker() {
         assertThatThrownBy(() -> EmbeddedKafkaCluster.builder().brokers(3).fixedPort(19092).start())
-            .isInstanceOf(IllegalStateException.class);
+                .isInstanceOf(IllegalStateException.class);
     }
 
     private static int freePort() throws IOException {

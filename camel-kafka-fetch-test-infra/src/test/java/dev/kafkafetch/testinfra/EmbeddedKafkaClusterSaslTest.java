@@ -1,8 +1,5 @@
 package dev.kafkafetch.testinfra;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -10,6 +7,9 @@ import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.errors.SaslAuthenticationException;
 import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * A cluster with a SASL_PLAINTEXT client listener: PLAIN and SCRAM users authenticate, wrong passwords and plaintext
@@ -46,7 +46,8 @@ class EmbeddedKafkaClusterSaslTest {
             }
             try (KafkaTestSupport wrong = new KafkaTestSupport(bootstrap,
                     EmbeddedKafkaCluster.clientProperties("alice", "not-her-password", "PLAIN"))) {
-                assertThatThrownBy(() -> wrong.endOffsets(topic)).hasRootCauseInstanceOf(SaslAuthenticationException.class);
+                assertThatThrownBy(() -> wrong.endOffsets(topic))
+                        .hasRootCauseInstanceOf(SaslAuthenticationException.class);
             }
 
             cluster.stopBroker(1);

@@ -1,12 +1,12 @@
 package dev.kafkafetch.testinfra;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import java.time.Duration;
 
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 @ExtendWith(KafkaBrokerExtension.class)
 class ExtendWithRegistrationTest {
@@ -26,6 +26,6 @@ class ExtendWithRegistrationTest {
         String topic = KafkaTestSupport.uniqueName("autocreated");
         support.produce(topic, null, "k", "v", null); // auto.create.topics.enable=true
         assertThat(support.readAll(topic, Duration.ofSeconds(20))).singleElement()
-            .satisfies(r -> assertThat(r.value()).isEqualTo("v"));
+                .satisfies(r -> assertThat(r.value()).isEqualTo("v"));
     }
 }

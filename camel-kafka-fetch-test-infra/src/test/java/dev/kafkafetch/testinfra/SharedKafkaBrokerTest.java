@@ -1,7 +1,5 @@
 package dev.kafkafetch.testinfra;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
@@ -20,6 +18,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 class SharedKafkaBrokerTest {
 
@@ -42,7 +42,7 @@ class SharedKafkaBrokerTest {
     void sharedBrokerIsOneEmbeddedNodeAndTheSameInstanceEverywhere(KafkaService injected) {
         assertThat(KafkaServices.instanceType()).isEqualTo(KafkaServices.TYPE_EMBEDDED);
         assertThat(injected).isSameAs(KafkaServices.shared()).isSameAs(KAFKA.service())
-            .isInstanceOf(EmbeddedKafkaCluster.class);
+                .isInstanceOf(EmbeddedKafkaCluster.class);
         assertThat(injected.brokerCount()).isEqualTo(1);
         assertThat(injected.bootstrapServers()).matches("localhost:\\d+");
     }
@@ -52,8 +52,8 @@ class SharedKafkaBrokerTest {
         String topic = KafkaTestSupport.uniqueName("three");
         kafka.createTopic(topic, 3);
         assertThat(kafka.endOffsets(topic)).containsOnlyKeys(
-            new TopicPartition(topic, 0), new TopicPartition(topic, 1), new TopicPartition(topic, 2))
-            .containsValues(0L);
+                new TopicPartition(topic, 0), new TopicPartition(topic, 1), new TopicPartition(topic, 2))
+                .containsValues(0L);
     }
 
     @Test
@@ -65,11 +65,13 @@ class SharedKafkaBrokerTest {
         assertThat(ids).hasSize(300).startsWith("id-rt-0", "id-rt-1").endsWith("id-rt-299");
         List<ConsumerRecord<String, String>> records = kafka.readAll(topic, Duration.ofSeconds(20));
         assertThat(records).extracting(ConsumerRecord::value).containsExactlyInAnyOrderElementsOf(ids);
-        assertThat(records).allSatisfy(r -> assertThat(r.key()).isEqualTo("k" + (Integer.parseInt(r.value().substring(6)) % 7)));
+        assertThat(records)
+                .allSatisfy(r -> assertThat(r.key()).isEqualTo("k" + (Integer.parseInt(r.value().substring(6)) % 7)));
         // the default partitioner spreads the 7 keys; one key always lands on one partition, in produce order
         assertThat(records.stream().map(ConsumerRecord::partition).distinct().count()).isGreaterThan(1);
         Map<String, List<Integer>> partitionsByKey = records.stream().collect(
-            Collectors.groupingBy(ConsumerRecord::key, Collectors.mapping(ConsumerRecord::partition, Collectors.toList())));
+                Collectors.groupingBy(ConsumerRecord::key,
+                        Collectors.mapping(ConsumerRecord::partition, Collectors.toList())));
         assertThat(partitionsByKey.values()).allSatisfy(ps -> assertThat(ps.stream().distinct()).hasSize(1));
         assertThat(kafka.endOffsets(topic).values().stream().mapToLong(Long::longValue).sum()).isEqualTo(300);
     }
@@ -80,18 +82,19 @@ class SharedKafkaBrokerTest {
         injectedSupport.createTopic(topic, 2);
         injectedSupport.produce(topic, 1, "key", "value", Map.of("h", "hv".getBytes(StandardCharsets.UTF_8)));
         injectedSupport.produce(topic, null, null, null, null);
-        injectedSupport.produceBytes(topic, 0, null, new byte[] {(byte) 0xff, 0x00});
+        injectedSupport.produceBytes(topic, 0, null, new byte[] { (byte) 0xff, 0x00 });
 
         List<ConsumerRecord<String, String>> records = injectedSupport.readAll(topic, Duration.ofSeconds(20));
         assertThat(records).hasSize(3);
-        ConsumerRecord<String, String> withHeader = records.stream().filter(r -> "key".equals(r.key())).findFirst().orElseThrow();
+        ConsumerRecord<String, String> withHeader = records.stream().filter(r -> "key".equals(r.key())).findFirst()
+                .orElseThrow();
         assertThat(withHeader.partition()).isEqualTo(1);
         assertThat(withHeader.value()).isEqualTo("value");
         assertThat(withHeader.headers().lastHeader("h").value()).asString(StandardCharsets.UTF_8).isEqualTo("hv");
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"classic", "consumer"})
+    @ValueSource(strings = { "classic", "consumer" })
     void committedOffsetsReadsAGroupsCommit(String groupProtocol) {
         String topic = KafkaTestSupport.uniqueName("commits");
         String group = KafkaTestSupport.uniqueName("group");
@@ -110,7 +113,8 @@ class SharedKafkaBrokerTest {
             conf.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, 500);
         }
         int read = 0;
-        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(conf, new StringDeserializer(), new StringDeserializer())) {
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(conf, new StringDeserializer(),
+                new StringDeserializer())) {
             consumer.subscribe(List.of(topic));
             long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
             while (read < 30 && System.nanoTime() < deadline) {

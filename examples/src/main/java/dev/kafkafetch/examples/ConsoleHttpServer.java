@@ -10,7 +10,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
@@ -249,15 +248,18 @@ public final class ConsoleHttpServer implements AutoCloseable {
         sb.append("kafka-fetch (fallback view: the camel-kafka-fetch-devconsole module is not on the classpath)\n");
         for (Route route : context.getRoutes()) {
             if (route.getConsumer() instanceof KafkaFetchConsumer consumer) {
-                sb.append("\nRoute ").append(route.getRouteId()).append(": ").append(URISupport.sanitizeUri(route.getEndpoint().getEndpointUri())).append('\n');
+                sb.append("\nRoute ").append(route.getRouteId()).append(": ")
+                        .append(URISupport.sanitizeUri(route.getEndpoint().getEndpointUri())).append('\n');
                 for (TaskSnapshot s : consumer.taskSnapshots()) {
                     sb.append(String.format("  %s  %s  group=%s member=%s generation=%d%n", s.threadName(),
                             s.state(), s.groupId(), s.memberId(), s.generation()));
                     sb.append(String.format("    polled=%d finished=%d failed=%d dead-lettered=%d stalled=%d"
-                                            + " rate=%.1f/s%n", s.recordsPolled(), s.recordsFinished(),
+                                            + " rate=%.1f/s%n",
+                            s.recordsPolled(), s.recordsFinished(),
                             s.recordsFailed(), s.recordsDeadLettered(), s.recordsStalled(), s.recordsPerSecond()));
                     sb.append(String.format("    in-flight=%d/%d running=%d/%d queued=%d commits=%d"
-                                            + " commit-failures=%d rebalances=%d%n", s.inFlight(),
+                                            + " commit-failures=%d rebalances=%d%n",
+                            s.inFlight(),
                             s.maxInFlightRecords(), s.running(), s.maxConcurrency(), s.queued(), s.commits(),
                             s.commitFailures(), s.rebalances()));
                     if (s.lastError() != null) {

@@ -27,7 +27,7 @@ public final class ConsumptionReporter implements AutoCloseable {
 
     /** Totals of one kafka-fetch route, summed over its fetch tasks. */
     public record RouteTotals(String routeId, String subscription, long finished, long failed, long deadLettered,
-                              int inFlight, long lag) {
+            int inFlight, long lag) {
     }
 
     private final CamelContext context;
@@ -87,7 +87,7 @@ public final class ConsumptionReporter implements AutoCloseable {
                 line.append(" | ");
             }
             line.append(t.routeId()).append(" [").append(t.subscription()).append("]: ")
-                .append(delta).append(" rec/s, ").append(t.finished()).append(" finished");
+                    .append(delta).append(" rec/s, ").append(t.finished()).append(" finished");
             if (t.deadLettered() > 0) {
                 line.append(" (").append(t.deadLettered()).append(" dead-lettered)");
             }

@@ -24,7 +24,7 @@ import java.util.Properties;
  * @param durationSeconds how long {@link OrdersApplication#main} runs; 0 = until Ctrl-C
  */
 public record ExampleOptions(String brokers, int kafkaPort, int httpPort, int rate, int partitions,
-                             long durationSeconds) {
+        long durationSeconds) {
 
     public static final int DEFAULT_KAFKA_PORT = 9092;
     public static final int DEFAULT_HTTP_PORT = 8080;

@@ -48,7 +48,8 @@ public final class OrderGenerator implements Processor {
             tick = ticks++;
         }
         // spread the rate evenly over the ticks of a second, whatever the remainder
-        int count = (int) (((tick % ticksPerSecond) + 1) * rate / ticksPerSecond - (tick % ticksPerSecond) * rate / ticksPerSecond);
+        int count = (int) (((tick % ticksPerSecond) + 1) * rate / ticksPerSecond
+                           - (tick % ticksPerSecond) * rate / ticksPerSecond);
         List<Message> orders = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
             long id = sequence.incrementAndGet();

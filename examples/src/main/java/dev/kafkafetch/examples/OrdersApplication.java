@@ -123,7 +123,8 @@ public final class OrdersApplication implements AutoCloseable {
         if (options.embeddedBroker()) {
             LOG.info("No brokers configured: starting an embedded Kafka broker on localhost:{}", options.kafkaPort());
             if (!portFree(options.kafkaPort())) {
-                throw new IllegalStateException("Port " + options.kafkaPort() + " is in use, so the embedded Kafka broker"
+                throw new IllegalStateException(
+                        "Port " + options.kafkaPort() + " is in use, so the embedded Kafka broker"
                                                 + " cannot start: try --kafka-port <port>, or --brokers host:port to"
                                                 + " use a running cluster");
             }
@@ -246,7 +247,8 @@ public final class OrdersApplication implements AutoCloseable {
                     .mapToLong(ConsumptionReporter.RouteTotals::finished).sum();
             summary = new StopSummary(generator.generated(), finished, audit.seen(), billing[0], billing[1]);
             LOG.info("Stopped. Produced {} orders; billing finished {} while running (dead letters read: {});"
-                     + " group {} has committed {} of the {} records in {}", generator.generated(), finished,
+                     + " group {} has committed {} of the {} records in {}",
+                    generator.generated(), finished,
                     audit.seen(), BILLING_GROUP, billing[0], billing[1], topic);
         } catch (Exception e) {
             LOG.warn("Could not read the committed offsets: {}", e.toString());

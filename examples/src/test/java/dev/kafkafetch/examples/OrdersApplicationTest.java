@@ -43,12 +43,14 @@ class OrdersApplicationTest {
 
             HttpResponse<String> text = get(base + "/q/dev/kafka-fetch");
             assertThat(text.statusCode()).isEqualTo(200);
-            assertThat(text.headers().firstValue("Content-Type")).hasValueSatisfying(v -> assertThat(v).startsWith("text/plain"));
+            assertThat(text.headers().firstValue("Content-Type"))
+                    .hasValueSatisfying(v -> assertThat(v).startsWith("text/plain"));
             assertThat(text.body()).contains("billing", "orders", "dead-letters", "orders.DLT");
 
             HttpResponse<String> json = get(base + "/q/dev/kafka-fetch?format=json");
             assertThat(json.statusCode()).isEqualTo(200);
-            assertThat(json.headers().firstValue("Content-Type")).hasValueSatisfying(v -> assertThat(v).startsWith("application/json"));
+            assertThat(json.headers().firstValue("Content-Type"))
+                    .hasValueSatisfying(v -> assertThat(v).startsWith("application/json"));
             Object parsed = Jsoner.deserialize(json.body());
             assertThat(parsed).isInstanceOf(JsonObject.class);
             assertThat(json.body()).contains("\"billing\"", "RUNNING");
@@ -116,7 +118,8 @@ class OrdersApplicationTest {
         ExampleOptions d = ExampleOptions.parse(new String[0], new Properties());
         assertThat(List.of(d.kafkaPort(), d.httpPort())).containsExactly(9092, 8080);
         assertThat(d.brokers()).isNull();
-        assertThat(ExampleOptions.parse(new String[] { "--brokers", "k1:9092,k2:9092" }, new Properties()).embeddedBroker())
+        assertThat(ExampleOptions.parse(new String[] { "--brokers", "k1:9092,k2:9092" }, new Properties())
+                .embeddedBroker())
                 .isFalse();
 
         assertThatThrownBy(() -> ExampleOptions.parse(new String[] { "--kafka-port", "0" }, new Properties()))

@@ -28,7 +28,8 @@ abstract class BrokerRestartScenario extends ReliabilityITSupport {
 
     void run(String scenario, String variant, int replicationFactor,
              BiFunction<Integer, Random, Integer> brokerToStop, KafkaTestSupport k,
-             String group) throws Exception {
+             String group)
+            throws Exception {
         EmbeddedKafkaCluster cluster = cluster();
         int restarts = Knobs.get("brokerRestarts", 2, 8);
         int rate = Knobs.get("broker.rate", 200, 300);
@@ -75,7 +76,8 @@ abstract class BrokerRestartScenario extends ReliabilityITSupport {
         long bound = (long) faults * (MAX_IN_FLIGHT + peak);
         Reliability.of(scenario, variant, produced, all).faults(faults)
                 .dupBound("restarts*(maxInFlightRecords+peakFinishedPerCommitInterval)=" + faults + "*("
-                          + MAX_IN_FLIGHT + "+" + peak + ")", bound)
+                          + MAX_IN_FLIGHT + "+" + peak + ")",
+                        bound)
                 .note("seed=" + seed + " stoppedBrokerIndexes=" + stopped + " failedSends=" + producer.failed())
                 .diagnostics(() -> offsets(k, group, topic) + "  tasks " + snapshots(context, "restart") + "\n")
                 .verify();

@@ -66,7 +66,8 @@ class ConsumerKillIT extends ReliabilityITSupport {
             long bound = (long) faults * (MAX_IN_FLIGHT + peak);
             Reliability.of("consumer-sigkill", variant, produced, finished).faults(faults)
                     .dupBound("kills*(maxInFlightRecords+peakFinishedPerCommitInterval)=" + faults + "*("
-                              + MAX_IN_FLIGHT + "+" + peak + ")", bound)
+                              + MAX_IN_FLIGHT + "+" + peak + ")",
+                            bound)
                     .note("seed=" + seed + " failedSends=" + producer.failed())
                     .diagnostics(() -> offsets(kafka, group, topic) + "  child logs in " + dir + "\n"
                                        + tails(children))

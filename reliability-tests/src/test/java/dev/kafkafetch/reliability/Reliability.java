@@ -139,7 +139,8 @@ final class Reliability {
         }
         if (!lost.isEmpty()) {
             StringBuilder sb = new StringBuilder();
-            sb.append("LOST ").append(lost.size()).append(" record(s) in scenario ").append(scenario).append(" variant ")
+            sb.append("LOST ").append(lost.size()).append(" record(s) in scenario ").append(scenario)
+                    .append(" variant ")
                     .append(variant).append(" (id -> partition@offset):\n");
             lost.entrySet().stream().limit(200).forEach(e -> sb.append("  ").append(e.getKey()).append(" -> ")
                     .append(e.getValue()).append('\n'));
