@@ -179,7 +179,8 @@ final class EndpointSettings {
                 e.isBreakOnFirstError(), e.getBreakOnFirstErrorMaxAttempts(), e.isAllowManualCommit(), e.isBatching(),
                 e.getBatchingIntervalMs() == null ? 0 : e.getBatchingIntervalMs(),
                 c.getCreateConsumerBackoffMaxAttempts(), c.getCreateConsumerBackoffInterval(),
-                c.getSubscribeConsumerBackoffMaxAttempts(), c.getSubscribeConsumerBackoffInterval(), masker(props));
+                c.getSubscribeConsumerBackoffMaxAttempts(), c.getSubscribeConsumerBackoffInterval(), masker(props),
+                e.isOffsetMap());
     }
 
     /**

@@ -201,6 +201,9 @@ public class KafkaFetchEndpoint extends DefaultEndpoint implements HeaderFilterS
     @UriParam(label = "consumer",
               description = "Topic receiving the records that are still failed after Camel's error handler (and stalled ones), with provenance headers. A record counts as finished once the broker acknowledged its dead letter.")
     private String deadLetterTopic;
+    @UriParam(label = "consumer", defaultValue = "true",
+              description = "Whether each commit also names, in its metadata, the records finished above the committed offset (they finish out of order with maxConcurrency above 1), so that a new owner of the partition or a restarted route does not route them again. Applies to the component's own commits (autoCommitEnable=true). A map that does not fit the broker's offset.metadata.max.bytes is left out; metadata that is not such a map is ignored.")
+    private boolean offsetMap = true;
 
     @UriParam(label = "consumer", defaultValue = "false",
               description = "When a record's exchange is still failed after Camel's error handler: start nothing more of its partition, drop that partition's records polled after it, seek back to it and poll again, without leaving the group. Other partitions go on. With batching, every partition of the failed batch is sought back and the batch is delivered again whole. See breakOnFirstErrorMaxAttempts.")
@@ -665,6 +668,14 @@ public class KafkaFetchEndpoint extends DefaultEndpoint implements HeaderFilterS
 
     public void setStallTimeoutMs(long stallTimeoutMs) {
         this.stallTimeoutMs = stallTimeoutMs;
+    }
+
+    public boolean isOffsetMap() {
+        return offsetMap;
+    }
+
+    public void setOffsetMap(boolean offsetMap) {
+        this.offsetMap = offsetMap;
     }
 
     public String getDeadLetterTopic() {

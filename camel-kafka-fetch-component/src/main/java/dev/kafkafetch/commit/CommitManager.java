@@ -8,6 +8,7 @@ import java.util.Map;
 import dev.kafkafetch.window.PartitionState;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.OffsetMetadataTooLarge;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -17,7 +18,9 @@ import org.slf4j.LoggerFactory;
  * Guarantee: for every partition it commits at most {@link PartitionState#committable()}, the first offset that is
  * not finished, so a committed offset never runs ahead of the route (DESIGN §4.2). It commits on the interval and
  * whenever asked (revoke, shutdown, manual commits); a commit that is not on the interval never postpones the next
- * interval commit of the other partitions. A failed commit changes nothing and is retried at the next occasion.
+ * interval commit of the other partitions. A failed commit changes nothing and is retried at the next occasion. With
+ * the offset map on, each commit also names the records finished above its offset ({@link OffsetMap}), and a commit is
+ * due when only those changed; a map that does not fit is left out, never failing the commit.
  */
 public final class CommitManager {
 
@@ -28,17 +31,28 @@ public final class CommitManager {
     }
 
     private static final Logger LOG = LoggerFactory.getLogger(CommitManager.class);
+    /** Kafka's default {@code offset.metadata.max.bytes}; a broker set lower refuses the map, and the commit is redone. */
+    static final int MAX_MAP_CHARS = 4096;
 
     private final long intervalMs;
     private final Duration timeout;
+    private final boolean offsetMap;
+    private long mapsLeftOut;
     private long nextDueMs;
     private long commits;
     private long failures;
     private long lastCommitTimeMs;
 
-    public CommitManager(long intervalMs, long timeoutMs) {
+    /** @param offsetMap whether commits carry the offset map of finished records above them */
+    public CommitManager(long intervalMs, long timeoutMs, boolean offsetMap) {
         this.intervalMs = intervalMs;
         this.timeout = Duration.ofMillis(timeoutMs);
+        this.offsetMap = offsetMap;
+    }
+
+    /** True when a commit of the state would write something new (see {@link PartitionState#needsCommit}). */
+    public boolean needsCommit(PartitionState state) {
+        return state.needsCommit(offsetMap);
     }
 
     /** Milliseconds until the next interval commit is due (0 when due now). */
@@ -55,34 +69,22 @@ public final class CommitManager {
         commitFinished(committer, states);
     }
 
-    /** Commits the committable offset of every given partition that advanced since its last commit. */
+    /** Commits the committable offset (and offset map) of every given partition that changed since its last commit. */
     public boolean commitFinished(Committer committer, Collection<PartitionState> states) {
-        Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+        Map<PartitionState, Long> targets = new HashMap<>();
         for (PartitionState state : states) {
-            if (state.hasUncommitted()) {
-                offsets.put(state.partition(), new OffsetAndMetadata(state.committable()));
+            if (state.needsCommit(offsetMap)) {
+                targets.put(state, state.commitOffset(offsetMap));
             }
-        }
-        if (offsets.isEmpty()) {
-            return true;
         }
         try {
-            committer.commitSync(offsets, timeout);
+            commit(committer, targets);
+            return true;
         } catch (RuntimeException e) {
-            failures++;
             LOG.warn("Commit of {} failed (will retry; nothing is lost, finished records may be re-delivered): {}",
-                    offsets, e.toString());
+                    targets, e.toString());
             return false;
         }
-        for (PartitionState state : states) {
-            OffsetAndMetadata committed = offsets.get(state.partition());
-            if (committed != null) {
-                state.committed(committed.offset());
-            }
-        }
-        succeeded();
-        LOG.debug("Committed {}", offsets);
-        return true;
     }
 
     /**
@@ -90,29 +92,50 @@ public final class CommitManager {
      * commit failed (the targets stay, to be committed at the next occasion).
      */
     public void commitManual(Committer committer, Collection<PartitionState> states) {
-        Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+        Map<PartitionState, Long> targets = new HashMap<>();
         for (PartitionState state : states) {
             long target = state.manualCommittable();
             if (target >= 0) {
-                offsets.put(state.partition(), new OffsetAndMetadata(target));
+                targets.put(state, target);
             }
         }
-        if (offsets.isEmpty()) {
+        commit(committer, targets);
+    }
+
+    private void commit(Committer committer, Map<PartitionState, Long> targets) {
+        if (targets.isEmpty()) {
             return;
         }
+        Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+        targets.forEach((state, offset) -> offsets.put(state.partition(),
+                new OffsetAndMetadata(offset, offsetMap ? mapOf(state, offset) : "")));
         try {
-            committer.commitSync(offsets, timeout);
+            try {
+                committer.commitSync(offsets, timeout);
+            } catch (OffsetMetadataTooLarge e) {
+                mapsLeftOut += offsets.size();
+                LOG.warn("The broker refused the offset maps of {} (offset.metadata.max.bytes is lower than {}):"
+                         + " committing without them",
+                        offsets.keySet(), MAX_MAP_CHARS);
+                offsets.replaceAll((tp, o) -> new OffsetAndMetadata(o.offset()));
+                committer.commitSync(offsets, timeout);
+            }
         } catch (RuntimeException e) {
             failures++;
             throw e;
         }
-        for (PartitionState state : states) {
-            OffsetAndMetadata committed = offsets.get(state.partition());
-            if (committed != null) {
-                state.committed(committed.offset());
-            }
-        }
+        targets.forEach(PartitionState::committedWithMap);
         succeeded();
+        LOG.debug("Committed {}", offsets);
+    }
+
+    private String mapOf(PartitionState state, long offset) {
+        String map = OffsetMap.encode(state, offset, MAX_MAP_CHARS);
+        if (map == null) {
+            mapsLeftOut++;
+            return "";
+        }
+        return map;
     }
 
     private void succeeded() {
@@ -130,5 +153,10 @@ public final class CommitManager {
 
     public long lastCommitTimeMs() {
         return lastCommitTimeMs;
+    }
+
+    /** Offset maps left out of a commit because they would not fit the commit's metadata. */
+    public long mapsLeftOut() {
+        return mapsLeftOut;
     }
 }

@@ -33,6 +33,7 @@ public final class TaskMetrics {
     private long rebalances;
     private long reconnects;
     private long backPressurePauses;
+    private long skippedFinished;
     private long lastPollTime;
     private long markedFinished;
     private int peakHeld;
@@ -103,6 +104,11 @@ public final class TaskMetrics {
         backPressurePauses++;
     }
 
+    /** Fetch thread: a polled record was not routed, the commit's offset map named it finished. */
+    public void skippedFinished() {
+        skippedFinished++;
+    }
+
     /** Fetch thread: the window holds {@code held} records now. */
     public void held(int held) {
         if (held > peakHeld) {
@@ -152,6 +158,6 @@ public final class TaskMetrics {
                 rate.perSecond(nowMs), oldestAge, nowMs,
                 reachability != null ? reachability.connectionCount() : -1,
                 reachability != null ? reachability.lastResponseTime() : 0,
-                reachability != null ? reachability.createdTime() : 0);
+                reachability != null ? reachability.createdTime() : 0, skippedFinished, commits.mapsLeftOut());
     }
 }

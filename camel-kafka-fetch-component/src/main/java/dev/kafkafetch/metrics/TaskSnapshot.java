@@ -22,6 +22,8 @@ import java.util.List;
  * @param lastBrokerResponseTime when the client last received a response (fetch, heartbeat, metadata, commit...)
  *                               from any broker, seen as growth of Kafka's {@code response-total} consumer metric
  * @param consumerCreatedTime    when the task's current KafkaConsumer was created
+ * @param skippedFinished        polled records not routed because the commit's offset map named them finished
+ * @param offsetMapsLeftOut      offset maps left out of a commit because they did not fit its metadata
  */
 public record TaskSnapshot(
         String threadName,
@@ -62,13 +64,15 @@ public record TaskSnapshot(
         long snapshotTime,
         int connectionCount,
         long lastBrokerResponseTime,
-        long consumerCreatedTime) {
+        long consumerCreatedTime,
+        long skippedFinished,
+        long offsetMapsLeftOut) {
 
     /** A task that has not published anything yet. */
     public static TaskSnapshot initial(String threadName, String state, String subscription, String groupId,
                                        int maxInFlightRecords, int maxConcurrency) {
         return new TaskSnapshot(threadName, state, subscription, groupId, null, null, -1, null, List.of(), 0, 0, 0,
                 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, maxInFlightRecords, maxConcurrency, 0, 0, null, 0, null,
-                0.0, 0, System.currentTimeMillis(), -1, 0, 0);
+                0.0, 0, System.currentTimeMillis(), -1, 0, 0, 0, 0);
     }
 }

@@ -111,13 +111,14 @@ public final class KafkaFetchRecords implements Runnable {
         boolean batchesInOrder = settings.ordering() != Ordering.UNORDERED || settings.breakOnFirstError();
         this.dispatcher = new Dispatcher(settings.ordering(), batchesInOrder, settings.maxConcurrency(),
                 settings.maxConcurrency(), workers, processorFactory.apply(manualCommits), failures);
-        this.commits = new CommitManager(settings.autoCommitIntervalMs(), settings.commitTimeoutMs());
+        this.commits = new CommitManager(settings.autoCommitIntervalMs(), settings.commitTimeoutMs(),
+                settings.offsetMap() && settings.autoCommitEnable());
         BatchCollector batches = settings.batching()
                 ? new BatchCollector(settings.batchingIntervalMs(), settings.maxPollRecords()) : null;
         this.stalls = new StallDetector(settings.stallTimeoutMs(), dispatcher, failures, deadLetters != null, metrics);
         this.partitions = new PartitionStates(threadName, settings, dispatcher, batches, commits, metrics,
                 this::settle, () -> publishSnapshot(System.currentTimeMillis()));
-        this.intake = new RecordIntake(partitions, dispatcher, batches);
+        this.intake = new RecordIntake(partitions, dispatcher, batches, metrics);
         this.pauses = new PauseControl(threadName, dispatcher, partitions, completions);
         this.pollErrors = new PollErrorHandler(threadName, settings.subscription(), pollExceptionStrategy,
                 exceptionHandler, metrics);
@@ -314,7 +315,7 @@ public final class KafkaFetchRecords implements Runnable {
         if (pauses.listenerPaused()) {
             timeout = Math.min(timeout, LISTENER_CHECK_MS); // ask the Pausable EIP's until-check often
         }
-        if (settings.autoCommitEnable() && partitions.hasUncommitted()) {
+        if (settings.autoCommitEnable() && partitions.needCommit()) {
             timeout = Math.min(timeout, commits.millisUntilDue(nowMs));
         }
         return Math.max(Math.min(timeout, intake.millisUntilBatchDue(nowMs)), 0);

@@ -12,11 +12,13 @@ import java.util.Set;
 import java.util.function.Predicate;
 
 import dev.kafkafetch.commit.CommitManager;
+import dev.kafkafetch.commit.OffsetMap;
 import dev.kafkafetch.dispatch.Dispatcher;
 import dev.kafkafetch.dispatch.WorkItem;
 import dev.kafkafetch.metrics.PartitionSnapshot;
 import dev.kafkafetch.metrics.TaskMetrics;
 import dev.kafkafetch.processor.BatchCollector;
+import dev.kafkafetch.window.FinishedOffsets;
 import dev.kafkafetch.window.PartitionState;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -86,7 +88,7 @@ final class PartitionStates implements ConsumerRebalanceListener {
     /** The state of an assigned partition (created if Kafka returned records before telling us of it). */
     PartitionState stateOf(TopicPartition tp) {
         PartitionState state = assigned.get(tp);
-        return state != null ? state : assign(tp, -1);
+        return state != null ? state : assign(tp, -1, null);
     }
 
     /** Marks a record finished in its partition; false when it no longer belongs to an assigned partition. */
@@ -110,9 +112,9 @@ final class PartitionStates implements ConsumerRebalanceListener {
         return unfinished;
     }
 
-    boolean hasUncommitted() {
+    boolean needCommit() {
         for (PartitionState s : assigned.values()) {
-            if (s.hasUncommitted()) {
+            if (commits.needsCommit(s)) {
                 return true;
             }
         }
@@ -261,7 +263,7 @@ final class PartitionStates implements ConsumerRebalanceListener {
         Map<TopicPartition, OffsetAndMetadata> committed = seeking ? Map.of() : committedOffsets(partitions);
         for (TopicPartition tp : partitions) {
             OffsetAndMetadata c = committed.get(tp);
-            assign(tp, c != null ? c.offset() : -1);
+            assign(tp, c != null ? c.offset() : -1, c != null && settings.offsetMap() ? finishedBefore(tp, c) : null);
         }
         if (seeking) {
             if (settings.seekTo() == SeekPolicy.BEGINNING) {
@@ -278,8 +280,20 @@ final class PartitionStates implements ConsumerRebalanceListener {
         LOG.info("Fetch task {} assigned {}", taskName, partitions);
     }
 
-    private PartitionState assign(TopicPartition tp, long committed) {
-        PartitionState state = new PartitionState(tp, committed);
+    /** What the commit's offset map says was finished above its offset; nothing when it is absent, not ours or bad. */
+    private FinishedOffsets finishedBefore(TopicPartition tp, OffsetAndMetadata committed) {
+        FinishedOffsets finished = OffsetMap.decode(committed.metadata(), committed.offset());
+        if (finished == null && committed.metadata() != null && !committed.metadata().isEmpty()) {
+            LOG.debug("Fetch task {}: the commit metadata of {} is no offset map of ours; nothing is skipped", taskName,
+                    tp);
+        } else if (finished != null) {
+            LOG.info("Fetch task {}: {} has {}; they are not routed again", taskName, tp, finished);
+        }
+        return finished;
+    }
+
+    private PartitionState assign(TopicPartition tp, long committed, FinishedOffsets finishedBefore) {
+        PartitionState state = new PartitionState(tp, committed, finishedBefore);
         PartitionState old = assigned.put(tp, state);
         if (old != null) {
             retire(List.of(old), i -> i.touches(s -> s == old), List.of());

@@ -5,6 +5,7 @@ import java.util.List;
 
 import dev.kafkafetch.dispatch.Dispatcher;
 import dev.kafkafetch.dispatch.WorkItem;
+import dev.kafkafetch.metrics.TaskMetrics;
 import dev.kafkafetch.processor.BatchCollector;
 import dev.kafkafetch.serde.RecordDecoder;
 import dev.kafkafetch.window.PartitionState;
@@ -15,20 +16,23 @@ import org.apache.kafka.common.TopicPartition;
 /**
  * Takes what a poll returned: every record enters its partition's window first, before anything else can happen to
  * it (DESIGN §4.2), is decoded, then goes to the batch collector (batching) or straight to the dispatcher, in poll
- * order. A record that could not be deserialized is never put in a batch. Fetch thread only.
+ * order. A record that could not be deserialized is never put in a batch. A record the commit's offset map names as
+ * finished enters its window finished and is not routed again. Fetch thread only.
  */
 final class RecordIntake {
 
     private final PartitionStates partitions;
     private final Dispatcher dispatcher;
     private final BatchCollector batches;
+    private final TaskMetrics metrics;
     private final List<WorkItem> toSubmit = new ArrayList<>();
 
     /** @param batches null unless batching */
-    RecordIntake(PartitionStates partitions, Dispatcher dispatcher, BatchCollector batches) {
+    RecordIntake(PartitionStates partitions, Dispatcher dispatcher, BatchCollector batches, TaskMetrics metrics) {
         this.partitions = partitions;
         this.dispatcher = dispatcher;
         this.batches = batches;
+        this.metrics = metrics;
     }
 
     void take(ConsumerRecords<byte[], byte[]> records, RecordDecoder decoder, long nowMs) {
@@ -41,7 +45,14 @@ final class RecordIntake {
             PartitionState state = partitions.stateOf(tp);
             List<ConsumerRecord<byte[], byte[]>> list = records.records(tp);
             for (int i = 0, n = list.size(); i < n; i++) {
-                WorkItem item = decoder.decode(state, list.get(i));
+                ConsumerRecord<byte[], byte[]> record = list.get(i);
+                if (state.finishedBefore(record.offset())) {
+                    // the commit's offset map says it was finished: it enters the window finished, never runs
+                    state.finish(state.append(record.offset()), state.generation());
+                    metrics.skippedFinished();
+                    continue;
+                }
+                WorkItem item = decoder.decode(state, record);
                 boolean lastOfPartition = i == n - 1;
                 item.positionInPoll(lastOfPartition, lastOfPartition && partitionsLeft == 0);
                 if (batches != null && item.decodeError() == null) {

@@ -18,6 +18,7 @@ import dev.kafkafetch.security.SecretMasker;
  * @param deadLetterTopic null = no dead-letter topic
  * @param batchingIntervalMs 0 = one batch per poll
  * @param masker       masks the configured secrets in anything shown (errors, health details)
+ * @param offsetMap    whether commits name the records finished above them (with autoCommitEnable)
  */
 public record TaskSettings(
         String groupId,
@@ -49,7 +50,8 @@ public record TaskSettings(
         long createConsumerBackoffIntervalMs,
         int subscribeConsumerBackoffMaxAttempts,
         long subscribeConsumerBackoffIntervalMs,
-        SecretMasker masker) {
+        SecretMasker masker,
+        boolean offsetMap) {
 
     /** The settings of task {@code index} of {@code count}: client and instance ids get a -index suffix. */
     public TaskSettings forTask(int index, int count) {
@@ -69,7 +71,7 @@ public record TaskSettings(
                 autoCommitIntervalMs, commitTimeoutMs, shutdownTimeoutMs, revokeTimeoutMs, seekTo, stallTimeoutMs,
                 deadLetterTopic, breakOnFirstError, breakOnFirstErrorMaxAttempts, allowManualCommit, batching,
                 batchingIntervalMs, createConsumerBackoffMaxAttempts, createConsumerBackoffIntervalMs,
-                subscribeConsumerBackoffMaxAttempts, subscribeConsumerBackoffIntervalMs, masker);
+                subscribeConsumerBackoffMaxAttempts, subscribeConsumerBackoffIntervalMs, masker, offsetMap);
     }
 
     /** What the task subscribes to, for logs and metrics. */

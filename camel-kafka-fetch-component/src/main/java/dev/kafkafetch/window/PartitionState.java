@@ -1,6 +1,7 @@
 package dev.kafkafetch.window;
 
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongConsumer;
 
 import org.apache.kafka.common.TopicPartition;
 
@@ -18,7 +19,10 @@ public final class PartitionState {
 
     private final TopicPartition partition;
     private final PartitionWindow window = new PartitionWindow();
+    private final FinishedOffsets finishedBefore;
     private long lastCommitted = -1;
+    /** Finished records held at the last commit: when this changes, the offset map changed too. */
+    private int finishedHeldAtCommit;
     private long manualTarget = -1;
     private long redeliveryOffset = -1;
     private int redeliveryAttempt;
@@ -28,8 +32,22 @@ public final class PartitionState {
 
     /** @param committed the group's committed offset when the partition was assigned, or -1 when unknown */
     public PartitionState(TopicPartition partition, long committed) {
+        this(partition, committed, null);
+    }
+
+    /**
+     * @param committed      the group's committed offset when the partition was assigned, or -1 when unknown
+     * @param finishedBefore what the commit's offset map says was finished above it, or null
+     */
+    public PartitionState(TopicPartition partition, long committed, FinishedOffsets finishedBefore) {
         this.partition = partition;
         this.lastCommitted = committed;
+        this.finishedBefore = finishedBefore;
+    }
+
+    /** True when the commit's offset map says the record at {@code offset} was finished already: not routed again. */
+    public boolean finishedBefore(long offset) {
+        return finishedBefore != null && finishedBefore.contains(offset);
     }
 
     public TopicPartition partition() {
@@ -113,9 +131,28 @@ public final class PartitionState {
         return window.committable();
     }
 
-    /** True when there is a committable offset beyond the last committed one. */
-    public boolean hasUncommitted() {
-        return window.committable() > lastCommitted;
+    /**
+     * The offset a commit writes: the committable one; with an offset map, when nothing is committable yet but records
+     * finished above the first unfinished one, that first unfinished offset (the map names them). -1 when none.
+     */
+    public long commitOffset(boolean withMap) {
+        long committable = window.committable();
+        if (committable >= 0 || !withMap || window.finishedHeld() == 0) {
+            return committable;
+        }
+        return window.firstUnfinishedOffset();
+    }
+
+    /** True when a commit would write something new: a further offset, or (with a map) other finished records. */
+    public boolean needsCommit(boolean withMap) {
+        long offset = commitOffset(withMap);
+        return offset > lastCommitted
+               || withMap && offset >= 0 && window.finishedHeld() != finishedHeldAtCommit;
+    }
+
+    /** Calls {@code action} with every finished offset held above the committable one, in order. */
+    public void forEachFinishedHeld(LongConsumer action) {
+        window.forEachFinishedHeld(action);
     }
 
     public long lastCommitted() {
@@ -126,6 +163,12 @@ public final class PartitionState {
         if (offset > lastCommitted) {
             lastCommitted = offset;
         }
+    }
+
+    /** A commit at {@code offset} went through with the finished records held now in its offset map. */
+    public void committedWithMap(long offset) {
+        committed(offset);
+        finishedHeldAtCommit = window.finishedHeld();
     }
 
     /** Remembers that a manual commit asked for {@code offset}; kept until committed. */

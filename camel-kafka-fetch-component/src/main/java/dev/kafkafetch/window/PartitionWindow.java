@@ -1,5 +1,7 @@
 package dev.kafkafetch.window;
 
+import java.util.function.LongConsumer;
+
 /**
  * The polled records of one assigned partition that are not yet committable: from the first unfinished one to the
  * newest polled one.
@@ -110,6 +112,20 @@ public final class PartitionWindow {
      */
     public long committable() {
         return releasedUpTo;
+    }
+
+    /** Records held that are finished (behind an unfinished one). */
+    public int finishedHeld() {
+        return (int) (tail - head) - unfinished;
+    }
+
+    /** Calls {@code action} with every finished offset still held (above the committable offset), in order. */
+    public void forEachFinishedHeld(LongConsumer action) {
+        for (long s = head; s < tail; s++) {
+            if (finished[slot(s)]) {
+                action.accept(offsets[slot(s)]);
+            }
+        }
     }
 
     /** Offset of the oldest unfinished record, or -1 when every polled record is finished. */

@@ -8,6 +8,7 @@ import java.util.Map;
 import dev.kafkafetch.window.PartitionState;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.OffsetMetadataTooLarge;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -31,7 +32,7 @@ class CommitManagerTest {
         long first = s.append(0);
         long second = s.append(1);
         s.finish(second, s.generation());
-        CommitManager manager = new CommitManager(100, 1000);
+        CommitManager manager = new CommitManager(100, 1000, false);
         manager.commitIfDue(committer, List.of(s), 0);
         assertThat(commits).isEmpty();
         s.finish(first, s.generation());
@@ -44,7 +45,7 @@ class CommitManagerTest {
     void aCommitOffTheIntervalDoesNotPostponeTheIntervalCommit() {
         PartitionState retried = finishedUpTo(0, 3);
         PartitionState healthy = finishedUpTo(1, 10);
-        CommitManager manager = new CommitManager(1000, 1000);
+        CommitManager manager = new CommitManager(1000, 1000, false);
         manager.commitIfDue(committer, List.of(retried, healthy), 0);
         commits.clear();
         healthy.finish(healthy.append(10), healthy.generation());
@@ -58,7 +59,7 @@ class CommitManagerTest {
     @Test
     void aHugeIntervalMeansNeverInsteadOfOverflowing() {
         PartitionState s = finishedUpTo(0, 1);
-        CommitManager manager = new CommitManager(Long.MAX_VALUE, 1000);
+        CommitManager manager = new CommitManager(Long.MAX_VALUE, 1000, false);
         manager.commitIfDue(committer, List.of(s), 5);
         s.finish(s.append(1), s.generation());
         manager.commitIfDue(committer, List.of(s), 10);
@@ -69,7 +70,7 @@ class CommitManagerTest {
     @Test
     void aFailedCommitChangesNothingAndIsRetried() {
         PartitionState s = finishedUpTo(0, 5);
-        CommitManager manager = new CommitManager(100, 1000);
+        CommitManager manager = new CommitManager(100, 1000, false);
         boolean ok = manager.commitFinished((offsets, timeout) -> {
             throw new IllegalStateException("broker down");
         }, List.of(s));
@@ -78,5 +79,40 @@ class CommitManagerTest {
         assertThat(s.lastCommitted()).isEqualTo(-1);
         assertThat(manager.commitFinished(committer, List.of(s))).isTrue();
         assertThat(s.lastCommitted()).isEqualTo(5);
+    }
+
+    @Test
+    void withTheOffsetMapACommitNamesTheRecordsFinishedAboveIt() {
+        PartitionState s = new PartitionState(new TopicPartition("t", 0), -1);
+        long first = s.append(0);
+        s.finish(s.append(1), s.generation());
+        s.finish(s.append(2), s.generation());
+        CommitManager manager = new CommitManager(100, 1000, true);
+        manager.commitIfDue(committer, List.of(s), 0);
+        OffsetAndMetadata c = commits.get(0).get(s.partition());
+        assertThat(c.offset()).as("nothing released yet: the first unfinished offset").isZero();
+        assertThat(OffsetMap.decode(c.metadata(), 0).count()).isEqualTo(2);
+
+        manager.commitIfDue(committer, List.of(s), 100);
+        assertThat(commits).as("nothing changed since").hasSize(1);
+        s.finish(first, s.generation());
+        manager.commitIfDue(committer, List.of(s), 200);
+        assertThat(commits.get(1).get(s.partition())).isEqualTo(new OffsetAndMetadata(3, ""));
+    }
+
+    @Test
+    void aBrokerRefusingTheMapGetsTheCommitWithoutIt() {
+        PartitionState s = new PartitionState(new TopicPartition("t", 0), -1);
+        s.append(0);
+        s.finish(s.append(1), s.generation());
+        CommitManager manager = new CommitManager(100, 1000, true);
+        assertThat(manager.commitFinished((offsets, timeout) -> {
+            if (!offsets.values().iterator().next().metadata().isEmpty()) {
+                throw new OffsetMetadataTooLarge("too large");
+            }
+            commits.add(Map.copyOf(offsets));
+        }, List.of(s))).isTrue();
+        assertThat(commits).containsExactly(Map.of(s.partition(), new OffsetAndMetadata(0)));
+        assertThat(manager.mapsLeftOut()).isEqualTo(1);
     }
 }

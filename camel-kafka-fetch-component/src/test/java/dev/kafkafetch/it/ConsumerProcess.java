@@ -18,8 +18,9 @@ import org.apache.camel.impl.DefaultCamelContext;
 
 /**
  * A kafka-fetch route in its own JVM, for crash tests: the route appends each finished record id to a file with one
- * write per record (so the file survives SIGKILL), optionally sleeping per record. {@link #main} runs in the child;
- * the static helpers start, kill and read it from the test.
+ * write per record (so the file survives SIGKILL), optionally sleeping per record, and optionally never finishing
+ * one record (a stuck record). {@link #main} runs in the child; the static helpers start, kill and read it from the
+ * test.
  */
 public final class ConsumerProcess {
 
@@ -33,12 +34,17 @@ public final class ConsumerProcess {
 
     /** Starts a child JVM consuming {@code uri}, appending finished ids to {@code out}. */
     public static ConsumerProcess start(String uri, Path out, int sleepMs) throws IOException {
+        return start(uri, out, sleepMs, "");
+    }
+
+    /** As {@link #start(String, Path, int)}, and the record whose id is {@code stuckId} never finishes. */
+    public static ConsumerProcess start(String uri, Path out, int sleepMs, String stuckId) throws IOException {
         String java = System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
         String cp = System.getProperty("java.class.path");
         Path log = Files.createTempFile("consumer-process", ".log");
         List<String> cmd = new ArrayList<>(List.of(java, "-Xmx256m", "-XX:TieredStopAtLevel=1",
                 "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-cp", cp, ConsumerProcess.class.getName(), uri,
-                out.toString(), Integer.toString(sleepMs)));
+                out.toString(), Integer.toString(sleepMs), stuckId));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         return new ConsumerProcess(p, log);
     }
@@ -79,6 +85,7 @@ public final class ConsumerProcess {
         String uri = args[0];
         FileOutputStream out = new FileOutputStream(args[1], true);
         int sleepMs = Integer.parseInt(args[2]);
+        String stuckId = args.length > 3 ? args[3] : "";
         CamelContext context = new DefaultCamelContext();
         context.addRoutes(new RouteBuilder() {
             @Override
@@ -86,6 +93,9 @@ public final class ConsumerProcess {
                 from(uri).process(exchange -> {
                     if (sleepMs > 0) {
                         Thread.sleep(sleepMs);
+                    }
+                    if (!stuckId.isEmpty() && stuckId.equals(exchange.getMessage().getBody(String.class))) {
+                        Thread.sleep(Long.MAX_VALUE);
                     }
                     byte[] line = (exchange.getMessage().getBody(String.class) + "\n").getBytes(StandardCharsets.UTF_8);
                     synchronized (out) {
