@@ -35,6 +35,12 @@ public final class KafkaServices {
     private static final Object LOCK = new Object();
     private static volatile KafkaService shared;
     private static RuntimeException sharedFailure;
+    /**
+     * How long the JVM's exit waits for the shared broker to close: a test JVM that exits later than its runner allows
+     * is reported as a crashed fork (surefire/failsafe wait 30 s), so a slow broker shutdown on a loaded machine must
+     * not hold the exit. The broker's threads end with the JVM anyway.
+     */
+    private static final long SHUTDOWN_BOUND_MS = 15_000;
 
     private KafkaServices() {
     }
@@ -63,7 +69,8 @@ public final class KafkaServices {
             }
             try {
                 KafkaService created = create(type);
-                Runtime.getRuntime().addShutdownHook(new Thread(created::close, "shared-kafka-shutdown"));
+                Runtime.getRuntime().addShutdownHook(new Thread(() -> closeWithin(created, SHUTDOWN_BOUND_MS),
+                        "shared-kafka-shutdown"));
                 LOG.info("Shared Kafka broker ({}) at {}", type, created.bootstrapServers());
                 shared = created;
                 return created;
@@ -114,6 +121,21 @@ public final class KafkaServices {
                 return new TestcontainersKafka();
             default:
                 return embedded(1);
+        }
+    }
+
+    /** Closes {@code service} on a daemon thread and waits at most {@code boundMs} for it. */
+    static void closeWithin(KafkaService service, long boundMs) {
+        Thread closer = new Thread(service::close, "shared-kafka-close");
+        closer.setDaemon(true);
+        closer.start();
+        try {
+            closer.join(boundMs);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (closer.isAlive()) {
+            LOG.warn("The shared Kafka broker did not close within {} ms; the JVM exits anyway", boundMs);
         }
     }
 }
