@@ -49,6 +49,8 @@ public class KafkaFetchEndpointConfigurer extends PropertyConfigurerSupport impl
         case "commitTimeoutMs": target.setCommitTimeoutMs(property(camelContext, long.class, value)); return true;
         case "consumerscount":
         case "consumersCount": target.setConsumersCount(property(camelContext, int.class, value)); return true;
+        case "createretrytopics":
+        case "createRetryTopics": target.setCreateRetryTopics(property(camelContext, boolean.class, value)); return true;
         case "deadlettertopic":
         case "deadLetterTopic": target.setDeadLetterTopic(property(camelContext, java.lang.String.class, value)); return true;
         case "exceptionhandler":
@@ -92,6 +94,10 @@ public class KafkaFetchEndpointConfigurer extends PropertyConfigurerSupport impl
         case "pollOnError": target.setPollOnError(property(camelContext, dev.kafkafetch.error.PollOnError.class, value)); return true;
         case "polltimeoutms":
         case "pollTimeoutMs": target.setPollTimeoutMs(property(camelContext, long.class, value)); return true;
+        case "retrydelays":
+        case "retryDelays": target.setRetryDelays(property(camelContext, java.lang.String.class, value)); return true;
+        case "retrytopicpattern":
+        case "retryTopicPattern": target.setRetryTopicPattern(property(camelContext, java.lang.String.class, value)); return true;
         case "revoketimeoutms":
         case "revokeTimeoutMs": target.setRevokeTimeoutMs(property(camelContext, long.class, value)); return true;
         case "saslauthtype":
@@ -179,6 +185,8 @@ public class KafkaFetchEndpointConfigurer extends PropertyConfigurerSupport impl
         case "commitTimeoutMs": return long.class;
         case "consumerscount":
         case "consumersCount": return int.class;
+        case "createretrytopics":
+        case "createRetryTopics": return boolean.class;
         case "deadlettertopic":
         case "deadLetterTopic": return java.lang.String.class;
         case "exceptionhandler":
@@ -222,6 +230,10 @@ public class KafkaFetchEndpointConfigurer extends PropertyConfigurerSupport impl
         case "pollOnError": return dev.kafkafetch.error.PollOnError.class;
         case "polltimeoutms":
         case "pollTimeoutMs": return long.class;
+        case "retrydelays":
+        case "retryDelays": return java.lang.String.class;
+        case "retrytopicpattern":
+        case "retryTopicPattern": return java.lang.String.class;
         case "revoketimeoutms":
         case "revokeTimeoutMs": return long.class;
         case "saslauthtype":
@@ -310,6 +322,8 @@ public class KafkaFetchEndpointConfigurer extends PropertyConfigurerSupport impl
         case "commitTimeoutMs": return target.getCommitTimeoutMs();
         case "consumerscount":
         case "consumersCount": return target.getConsumersCount();
+        case "createretrytopics":
+        case "createRetryTopics": return target.isCreateRetryTopics();
         case "deadlettertopic":
         case "deadLetterTopic": return target.getDeadLetterTopic();
         case "exceptionhandler":
@@ -353,6 +367,10 @@ public class KafkaFetchEndpointConfigurer extends PropertyConfigurerSupport impl
         case "pollOnError": return target.getPollOnError();
         case "polltimeoutms":
         case "pollTimeoutMs": return target.getPollTimeoutMs();
+        case "retrydelays":
+        case "retryDelays": return target.getRetryDelays();
+        case "retrytopicpattern":
+        case "retryTopicPattern": return target.getRetryTopicPattern();
         case "revoketimeoutms":
         case "revokeTimeoutMs": return target.getRevokeTimeoutMs();
         case "saslauthtype":

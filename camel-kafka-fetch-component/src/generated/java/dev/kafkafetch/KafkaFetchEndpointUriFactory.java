@@ -24,7 +24,7 @@ public class KafkaFetchEndpointUriFactory extends org.apache.camel.support.compo
     private static final Set<String> ENDPOINT_IDENTITY_PROPERTY_NAMES;
     private static final Map<String, String> MULTI_VALUE_PREFIXES;
     static {
-        Set<String> props = new HashSet<>(64);
+        Set<String> props = new HashSet<>(67);
         props.add("additionalProperties");
         props.add("allowManualCommit");
         props.add("autoCommitEnable");
@@ -39,6 +39,7 @@ public class KafkaFetchEndpointUriFactory extends org.apache.camel.support.compo
         props.add("clientId");
         props.add("commitTimeoutMs");
         props.add("consumersCount");
+        props.add("createRetryTopics");
         props.add("deadLetterTopic");
         props.add("exceptionHandler");
         props.add("exchangePattern");
@@ -61,6 +62,8 @@ public class KafkaFetchEndpointUriFactory extends org.apache.camel.support.compo
         props.add("partitionAssignor");
         props.add("pollOnError");
         props.add("pollTimeoutMs");
+        props.add("retryDelays");
+        props.add("retryTopicPattern");
         props.add("revokeTimeoutMs");
         props.add("saslAuthType");
         props.add("saslJaasConfig");

@@ -8,9 +8,11 @@ import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
+import dev.kafkafetch.error.RetryPlan;
 import dev.kafkafetch.security.KafkaAuthType;
 import dev.kafkafetch.security.SecretMasker;
 import dev.kafkafetch.task.TaskSettings;
+import org.apache.camel.util.TimeUtils;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.common.config.SaslConfigs;
@@ -104,6 +106,7 @@ final class EndpointSettings {
             }
         }
         String dlt = e.getDeadLetterTopic();
+        RetryPlan retries = retryPlan(topics, dlt);
         if (dlt != null
             && (topics != null && topics.contains(dlt) || pattern != null && pattern.matcher(dlt).matches())) {
             throw new IllegalArgumentException("kafka-fetch option deadLetterTopic (" + dlt
@@ -180,7 +183,7 @@ final class EndpointSettings {
                 e.getBatchingIntervalMs() == null ? 0 : e.getBatchingIntervalMs(),
                 c.getCreateConsumerBackoffMaxAttempts(), c.getCreateConsumerBackoffInterval(),
                 c.getSubscribeConsumerBackoffMaxAttempts(), c.getSubscribeConsumerBackoffInterval(), masker(props),
-                e.isOffsetMap());
+                e.isOffsetMap(), retries);
     }
 
     /**
@@ -259,6 +262,66 @@ final class EndpointSettings {
                     a.equalsIgnoreCase("none") || a.equalsIgnoreCase("false") ? "" : a);
         }
         return p;
+    }
+
+    /**
+     * The retry topics from retryDelays and retryTopicPattern, or null without retryDelays. Delays must be positive and
+     * increasing; the topics must be distinct from each other, from the sources and from the dead-letter topic.
+     */
+    private RetryPlan retryPlan(List<String> topics, String dlt) {
+        String text = e.getRetryDelays();
+        if (text == null) {
+            return null;
+        }
+        if (text.isBlank()) {
+            throw new IllegalArgumentException(
+                    "kafka-fetch option retryDelays is empty: give durations, e.g. 1s,30s,5m");
+        }
+        if (e.isBreakOnFirstError()) {
+            throw new IllegalArgumentException("kafka-fetch option retryDelays cannot be used with breakOnFirstError:"
+                                               + " a retried record leaves its partition's order, breakOnFirstError"
+                                               + " keeps it; choose one");
+        }
+        if (topics == null) {
+            throw new IllegalArgumentException("kafka-fetch option retryDelays needs topic names, not a pattern"
+                                               + " (topicIsPattern=true): the retry topics are named after them");
+        }
+        String[] parts = text.split(",", -1);
+        long[] delays = new long[parts.length];
+        for (int i = 0; i < parts.length; i++) {
+            try {
+                delays[i] = TimeUtils.toMilliSeconds(parts[i].trim());
+            } catch (RuntimeException ex) {
+                throw new IllegalArgumentException("kafka-fetch option retryDelays: '" + parts[i].trim()
+                                                   + "' is not a duration (e.g. 500, 1s, 30s, 5m)",
+                        ex);
+            }
+            if (delays[i] <= 0) {
+                throw new IllegalArgumentException("kafka-fetch option retryDelays: every delay must be positive, was '"
+                                                   + parts[i].trim() + "'");
+            }
+            if (i > 0 && delays[i] <= delays[i - 1]) {
+                throw new IllegalArgumentException("kafka-fetch option retryDelays must increase, but '"
+                                                   + parts[i].trim() + "' follows '" + parts[i - 1].trim() + "'");
+            }
+        }
+        String pattern = required("retryTopicPattern", e.getRetryTopicPattern());
+        if (!pattern.contains("{n}") || topics.size() > 1 && !pattern.contains("{topic}")) {
+            throw new IllegalArgumentException("kafka-fetch option retryTopicPattern (" + pattern + ") must contain {n}"
+                                               + (topics.size() > 1 ? " and {topic}" : "")
+                                               + ", so that every retry topic has a name of its own");
+        }
+        RetryPlan plan = new RetryPlan(topics, delays, pattern);
+        for (String retryTopic : plan.retryTopics()) {
+            if (topics.contains(retryTopic) || retryTopic.equals(dlt)) {
+                throw new IllegalArgumentException(
+                        "kafka-fetch option retryTopicPattern makes retry topic " + retryTopic
+                                                   + ", which is also " + (topics.contains(retryTopic)
+                                                           ? "a topic this endpoint consumes"
+                                                           : "the deadLetterTopic"));
+            }
+        }
+        return plan;
     }
 
     /** Masks the values of every secret-like client setting (JAAS config, passwords, keys, tokens). */

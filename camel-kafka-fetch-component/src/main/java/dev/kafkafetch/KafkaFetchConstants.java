@@ -60,6 +60,17 @@ public final class KafkaFetchConstants {
               javaType = "byte[]")
     public static final String RAW_VALUE = "CamelKafkaFetchRawValue";
 
+    @Metadata(label = "consumer",
+              description = "With retryDelays: the topic the record was first consumed from (also on its first delivery)",
+              javaType = "String")
+    public static final String ORIGINAL_TOPIC = "CamelKafkaFetchOriginalTopic";
+    @Metadata(label = "consumer", description = "With retryDelays: the partition the record was first consumed from",
+              javaType = "Integer")
+    public static final String ORIGINAL_PARTITION = "CamelKafkaFetchOriginalPartition";
+    @Metadata(label = "consumer", description = "With retryDelays: the offset the record had in its original topic",
+              javaType = "Long")
+    public static final String ORIGINAL_OFFSET = "CamelKafkaFetchOriginalOffset";
+
     /** Record headers added to a dead letter (values are UTF-8 strings). */
     public static final String DLT_ORIGINAL_TOPIC = "kafka-fetch.dlt.original-topic";
     public static final String DLT_ORIGINAL_PARTITION = "kafka-fetch.dlt.original-partition";
@@ -71,6 +82,21 @@ public final class KafkaFetchConstants {
     public static final String DLT_ATTEMPTS = "kafka-fetch.dlt.attempts";
     /** Why the record was dead-lettered: {@code failed}, {@code deserialization} or {@code stalled}. */
     public static final String DLT_REASON = "kafka-fetch.dlt.reason";
+
+    /** Record headers of a retry letter (values are UTF-8 strings; the history header repeats, one per failure). */
+    public static final String RETRY_ORIGINAL_TOPIC = "kafka-fetch.retry.original-topic";
+    public static final String RETRY_ORIGINAL_PARTITION = "kafka-fetch.retry.original-partition";
+    public static final String RETRY_ORIGINAL_OFFSET = "kafka-fetch.retry.original-offset";
+    public static final String RETRY_ORIGINAL_TIMESTAMP = "kafka-fetch.retry.original-timestamp";
+    /** The delivery attempt the retry letter is for: 2 for the first retry. */
+    public static final String RETRY_ATTEMPT = "kafka-fetch.retry.attempt";
+    /** Epoch milliseconds before which the retry letter is not routed. */
+    public static final String RETRY_DUE = "kafka-fetch.retry.due";
+    public static final String RETRY_GROUP_ID = "kafka-fetch.retry.group-id";
+    public static final String RETRY_EXCEPTION_CLASS = "kafka-fetch.retry.exception-class";
+    public static final String RETRY_EXCEPTION_MESSAGE = "kafka-fetch.retry.exception-message";
+    /** One per failed delivery so far: {@code attempt <n> at <time> on <topic-partition@offset>: <exception>}. */
+    public static final String RETRY_HISTORY = "kafka-fetch.retry.history";
 
     private KafkaFetchConstants() {
     }

@@ -9,10 +9,12 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Function;
 
+import dev.kafkafetch.dispatch.Ordering;
 import dev.kafkafetch.dispatch.ProcessingResult;
 import dev.kafkafetch.error.ConfiguredPollExceptionStrategy;
-import dev.kafkafetch.error.DeadLetterPublisher;
+import dev.kafkafetch.error.LetterPublisher;
 import dev.kafkafetch.error.PollExceptionStrategy;
+import dev.kafkafetch.error.RetryTopics;
 import dev.kafkafetch.health.HealthSettings;
 import dev.kafkafetch.health.KafkaFetchConsumerHealthCheck;
 import dev.kafkafetch.metrics.TaskSnapshot;
@@ -55,8 +57,8 @@ public class KafkaFetchConsumer extends DefaultConsumer
     private Function<Properties, Consumer<byte[], byte[]>> consumerFactory = KafkaConsumer::new;
     private ExecutorService fetchThreads;
     private ExecutorService workers;
-    private ScheduledExecutorService deadLetterSender;
-    private DeadLetterPublisher deadLetters;
+    private ScheduledExecutorService letterSender;
+    private LetterPublisher letters;
     private HealthCheck healthCheck;
     private volatile ConsumerListener<Object, ProcessingResult> consumerListener;
     private HealthCheck livenessCheck;
@@ -150,16 +152,23 @@ public class KafkaFetchConsumer extends DefaultConsumer
         profile.setAllowCoreThreadTimeOut(true);
         profile.setRejectedPolicy(ThreadPoolRejectedPolicy.Abort);
         workers = esm.newThreadPool(this, "KafkaFetchWorker[" + topic + "]", profile);
-        if (settings.deadLetterTopic() != null) {
-            deadLetterSender = esm.newSingleThreadScheduledExecutor(this, "KafkaFetchDeadLetter[" + topic + "]");
-            deadLetters = new DeadLetterPublisher(settings.deadLetterTopic(), settings.groupId(),
-                    settings.producerProperties(), deadLetterSender);
+        if (settings.retries() != null) {
+            RetryTopics.ensure(settings.retries(), settings.producerProperties(), endpoint.isCreateRetryTopics());
+            if (settings.ordering() != Ordering.UNORDERED) {
+                LOG.info("Route {}: a record sent to a retry topic leaves its {} order; the records behind it go on"
+                         + " (use breakOnFirstError for strict order)",
+                        getRouteId(), settings.ordering());
+            }
+        }
+        if (settings.failureRules().sendsLetters()) {
+            letterSender = esm.newSingleThreadScheduledExecutor(this, "KafkaFetchLetters[" + topic + "]");
+            letters = new LetterPublisher(settings.producerProperties(), letterSender);
         }
         ExchangeBuilder builder = new ExchangeBuilder(endpoint.getHeaderFilterStrategy(),
                 endpoint.getHeaderDeserializer(), settings.groupId(),
                 !settings.autoCommitEnable() || settings.allowManualCommit(),
-                settings.allowManualCommit() ? endpoint.getKafkaManualCommitFactory() : null);
-        boolean failuresHandledElsewhere = deadLetters != null || settings.breakOnFirstError();
+                settings.allowManualCommit() ? endpoint.getKafkaManualCommitFactory() : null, settings.retries());
+        boolean failuresHandledElsewhere = settings.failureRules().sendsLetters() || settings.breakOnFirstError();
         PollExceptionStrategy pollErrors = endpoint.getComponent().getPollExceptionStrategy() != null
                 ? endpoint.getComponent().getPollExceptionStrategy()
                 : new ConfiguredPollExceptionStrategy(endpoint.getPollOnError());
@@ -170,7 +179,7 @@ public class KafkaFetchConsumer extends DefaultConsumer
             KafkaFetchRecords task = new KafkaFetchRecords(taskSettings, name, consumerFactory,
                     () -> newDecoder(taskSettings),
                     commitQueue -> new RouteItemProcessor(this, builder, failuresHandledElsewhere, commitQueue),
-                    workers, getExceptionHandler(), pollErrors, deadLetters);
+                    workers, getExceptionHandler(), pollErrors, letters);
             task.setConsumerListener(consumerListener);
             created.add(task);
         }
@@ -198,7 +207,8 @@ public class KafkaFetchConsumer extends DefaultConsumer
     private RecordDecoder newDecoder(TaskSettings s) {
         Map<String, Object> config = new HashMap<>();
         s.properties().forEach((k, v) -> config.put(String.valueOf(k), v));
-        return new RecordDecoder(instantiate(s.keyDeserializer()), instantiate(s.valueDeserializer()), config);
+        return new RecordDecoder(instantiate(s.keyDeserializer()), instantiate(s.valueDeserializer()), config,
+                s.retries());
     }
 
     private Deserializer<?> instantiate(Class<?> type) {
@@ -258,13 +268,13 @@ public class KafkaFetchConsumer extends DefaultConsumer
             esm.shutdownNow(workers);
             workers = null;
         }
-        if (deadLetters != null) {
-            deadLetters.close();
-            deadLetters = null;
+        if (letters != null) {
+            letters.close();
+            letters = null;
         }
-        if (deadLetterSender != null) {
-            esm.shutdownNow(deadLetterSender);
-            deadLetterSender = null;
+        if (letterSender != null) {
+            esm.shutdownNow(letterSender);
+            letterSender = null;
         }
         super.doStop();
         if (interrupted) {

@@ -201,6 +201,15 @@ public class KafkaFetchEndpoint extends DefaultEndpoint implements HeaderFilterS
     @UriParam(label = "consumer",
               description = "Topic receiving the records that are still failed after Camel's error handler (and stalled ones), with provenance headers. A record counts as finished once the broker acknowledged its dead letter.")
     private String deadLetterTopic;
+    @UriParam(label = "consumer",
+              description = "Non-blocking retries: a comma list of increasing durations (e.g. 1s,30s,5m). A record still failed after Camel's error handler goes to retry topic 1, 2, ... in turn and is routed again from there once its delay passed (its retry topic's partition is paused meanwhile; nothing sleeps); after the last one it goes to the deadLetterTopic, or is logged and skipped. The route consumes its own retry topics. A retried record leaves its partition's and key's order. Not with breakOnFirstError.")
+    private String retryDelays;
+    @UriParam(label = "consumer,advanced", defaultValue = "{topic}.retry-{n}",
+              description = "The names of the retry topics: {topic} is the source topic, {n} the retry number (1, 2, ...).")
+    private String retryTopicPattern = "{topic}.retry-{n}";
+    @UriParam(label = "consumer,advanced", defaultValue = "true",
+              description = "Whether missing retry topics are created at route start (with their source topic's partition count); when false a missing one fails the route's start.")
+    private boolean createRetryTopics = true;
     @UriParam(label = "consumer", defaultValue = "true",
               description = "Whether each commit also names, in its metadata, the records finished above the committed offset (they finish out of order with maxConcurrency above 1), so that a new owner of the partition or a restarted route does not route them again. Applies to the component's own commits (autoCommitEnable=true). A map that does not fit the broker's offset.metadata.max.bytes is left out; metadata that is not such a map is ignored.")
     private boolean offsetMap = true;
@@ -668,6 +677,30 @@ public class KafkaFetchEndpoint extends DefaultEndpoint implements HeaderFilterS
 
     public void setStallTimeoutMs(long stallTimeoutMs) {
         this.stallTimeoutMs = stallTimeoutMs;
+    }
+
+    public String getRetryDelays() {
+        return retryDelays;
+    }
+
+    public void setRetryDelays(String retryDelays) {
+        this.retryDelays = retryDelays;
+    }
+
+    public String getRetryTopicPattern() {
+        return retryTopicPattern;
+    }
+
+    public void setRetryTopicPattern(String retryTopicPattern) {
+        this.retryTopicPattern = retryTopicPattern;
+    }
+
+    public boolean isCreateRetryTopics() {
+        return createRetryTopics;
+    }
+
+    public void setCreateRetryTopics(boolean createRetryTopics) {
+        this.createRetryTopics = createRetryTopics;
     }
 
     public boolean isOffsetMap() {

@@ -70,6 +70,7 @@ public final class WorkItem {
     private volatile String failureReason;
     private volatile boolean breakRequested;
     private volatile boolean deadLettered;
+    private volatile boolean retried;
     /** Written and read by the fetch thread only. */
     private boolean stallReported;
 
@@ -260,13 +261,22 @@ public final class WorkItem {
         breakRequested = true;
     }
 
-    /** True once the broker acknowledged the dead letters of all its records. */
+    /** True once the broker acknowledged this record's dead letter. */
     public boolean deadLettered() {
         return deadLettered;
     }
 
     public void markDeadLettered() {
         deadLettered = true;
+    }
+
+    /** True once the broker acknowledged this record's letter to a retry topic. */
+    public boolean retried() {
+        return retried;
+    }
+
+    public void markRetried() {
+        retried = true;
     }
 
     public boolean stallReported() {

@@ -1,5 +1,9 @@
 package dev.kafkafetch.error;
 
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
@@ -8,6 +12,7 @@ import dev.kafkafetch.dispatch.WorkItem;
 import dev.kafkafetch.metrics.TaskMetrics;
 import org.apache.camel.resume.ConsumerListener;
 import org.apache.camel.spi.ExceptionHandler;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -17,52 +22,56 @@ import org.slf4j.LoggerFactory;
  * <li>a Pausable EIP listener may pause the task (and, for a failed record, ask for it again after the resume);</li>
  * <li>a record still failed after Camel's error handler, with attempts left under {@code breakOnFirstError}, asks for
  * a seek back to it (nothing of its partition starts meanwhile);</li>
- * <li>else, with a dead-letter topic, each of its records is dead-lettered as itself and handed back only once the
- * broker acknowledged all of them;</li>
+ * <li>else each of its records with a retry topic left goes there (to be routed again after a delay), the others to
+ * the dead-letter topic, each as itself; the item is handed back once the broker acknowledged all its letters;</li>
  * <li>else it is logged and counted finished, as camel-kafka does.</li>
  * </ol>
- * A record that could not be deserialized never asks for a seek back (it would fail again). A listener that throws
- * fails the record like the route would; the worker lives on.
+ * A record that could not be deserialized is never retried (it would fail again). A listener that throws fails the
+ * record like the route would; the worker lives on.
  * <p>
- * Guarantee: every record given to {@link #accept} is handed back exactly once through {@code completed} (a record
- * whose dead letter the broker keeps rejecting stays unfinished, and its trouble is reported), so nothing counts
- * finished that was neither processed nor safely dead-lettered (DESIGN §6).
+ * Guarantee: every item given to {@link #accept} is handed back exactly once through the task's signals (one whose
+ * letter the broker keeps rejecting stays unfinished, and its trouble is reported), so nothing counts finished that
+ * was neither processed nor safely handed over (DESIGN §6).
  */
 public final class FailureRouter implements Consumer<WorkItem> {
 
+    /** How the router reaches its fetch task. */
+    public interface TaskSignals {
+        /** Hands a record (or batch) back to the fetch thread. */
+        void completed(WorkItem item);
+
+        /** A Pausable EIP listener asked for a pause. */
+        void pauseForListener();
+
+        /** A letter the broker rejects for good, and the poll-error strategy says STOP. */
+        void stop();
+    }
+
     private static final Logger LOG = LoggerFactory.getLogger(FailureRouter.class);
 
-    private final boolean breakOnFirstError;
-    private final int maxAttempts;
-    private final DeadLetterPublisher deadLetters;
+    private final FailureRules rules;
+    private final Letters letters;
+    private final LetterPublisher publisher;
     private final ExceptionHandler exceptionHandler;
     private final TaskMetrics metrics;
     private final PollExceptionStrategy pollErrors;
-    private final Consumer<WorkItem> completed;
-    private final Runnable listenerPause;
-    private final Runnable stopTask;
+    private final TaskSignals task;
     private final AtomicInteger troubled = new AtomicInteger();
     private volatile ConsumerListener<Object, ProcessingResult> listener;
 
     /**
-     * @param deadLetters   null without a dead-letter topic
-     * @param pollErrors    a dead letter the broker rejects stops the task when this decides STOP for its error
-     * @param completed     hands a record back to the fetch thread
-     * @param listenerPause asks the fetch task to pause for the Pausable EIP listener
-     * @param stopTask      asks the fetch task to stop
+     * @param publisher  null unless the rules send letters
+     * @param pollErrors a letter the broker rejects stops the task when this decides STOP for its error
      */
-    public FailureRouter(boolean breakOnFirstError, int maxAttempts, DeadLetterPublisher deadLetters,
-                         ExceptionHandler exceptionHandler, TaskMetrics metrics, PollExceptionStrategy pollErrors,
-                         Consumer<WorkItem> completed, Runnable listenerPause, Runnable stopTask) {
-        this.breakOnFirstError = breakOnFirstError;
-        this.maxAttempts = maxAttempts;
-        this.deadLetters = deadLetters;
+    public FailureRouter(FailureRules rules, LetterPublisher publisher, ExceptionHandler exceptionHandler,
+                         TaskMetrics metrics, PollExceptionStrategy pollErrors, TaskSignals task) {
+        this.rules = rules;
+        this.letters = new Letters(rules.groupId(), rules.retries());
+        this.publisher = publisher;
         this.exceptionHandler = exceptionHandler;
         this.metrics = metrics;
         this.pollErrors = pollErrors;
-        this.completed = completed;
-        this.listenerPause = listenerPause;
-        this.stopTask = stopTask;
+        this.task = task;
     }
 
     public void setListener(ConsumerListener<Object, ProcessingResult> listener) {
@@ -91,61 +100,79 @@ public final class FailureRouter implements Consumer<WorkItem> {
                 pause = false;
             }
             if (pause) {
-                listenerPause.run();
+                task.pauseForListener();
                 if (item.failure() != null && item.decodeError() == null) {
                     item.requestBreak(); // delivered again after the resume
-                    completed.accept(item);
+                    task.completed(item);
                     return;
                 }
             }
         }
         if (item.failure() == null) {
-            completed.accept(item);
-        } else if (breakOnFirstError && item.decodeError() == null
-                   && (maxAttempts == 0 || item.attempt() < maxAttempts)) {
+            task.completed(item);
+        } else if (rules.breakOnFirstError() && item.decodeError() == null
+                   && (rules.maxAttempts() == 0 || item.attempt() < rules.maxAttempts())) {
             item.requestBreak();
-            completed.accept(item);
-        } else if (deadLetters != null) {
-            deadLetter(item);
+            task.completed(item);
         } else {
-            if (breakOnFirstError && item.decodeError() == null) {
-                exceptionHandler.handleException("Record " + item + " failed " + item.attempt()
-                                                 + " times (breakOnFirstErrorMaxAttempts); it is skipped",
-                        item.failure());
-            } else if (listenerFailed) {
-                exceptionHandler.handleException("Record " + item + " failed in the consumer listener; it is skipped",
-                        item.failure());
-            }
-            completed.accept(item);
+            handOn(item, listenerFailed);
         }
     }
 
     /** The fetch thread gave up on a stalled record: dead-letter it (each record of a batch as itself). */
     public void deadLetterStalled(WorkItem item, StallException stall) {
         item.fail("stalled", stall);
-        deadLetter(item);
+        handOn(item, false);
     }
 
-    private void deadLetter(WorkItem item) {
-        String reason = item.failureReason() != null ? item.failureReason() : "failed";
-        item.records().forEach(r -> r.partitionState().deadLetterSent());
-        deadLetters.publish(item.records(), reason, item.failure(), item.attempt(), new DeadLetterPublisher.Callback() {
+    /** Sends each record of a failed item to its next retry topic or the dead-letter topic; logs the rest. */
+    private void handOn(WorkItem item, boolean listenerFailed) {
+        Map<WorkItem, ProducerRecord<byte[], byte[]>> out = new IdentityHashMap<>();
+        List<WorkItem> skipped = new ArrayList<>();
+        for (WorkItem r : item.records()) {
+            ProducerRecord<byte[], byte[]> letter = letterOf(r, item);
+            if (letter != null) {
+                out.put(r, letter);
+            } else {
+                skipped.add(r);
+            }
+        }
+        if (!skipped.isEmpty() && (rules.breakOnFirstError() || rules.retries() != null || listenerFailed)) {
+            // the route's processor left it to these rules: the exception handler hears of it here
+            String why = listenerFailed ? "failed in the consumer listener"
+                    : item.decodeError() != null ? "could not be deserialized"
+                            : "failed " + item.attempt() + " times ("
+                              + (rules.retries() != null ? "retryDelays" : "breakOnFirstErrorMaxAttempts") + ")";
+            exceptionHandler.handleException("Record " + item + " " + why + "; it is skipped", item.failure());
+        }
+        if (out.isEmpty()) {
+            task.completed(item);
+            return;
+        }
+        List<WorkItem> sent = new ArrayList<>(out.keySet());
+        sent.forEach(r -> r.partitionState().deadLetterSent());
+        publisher.publish(sent, out::get, new LetterPublisher.Callback() {
             @Override
             public void acked() {
-                item.markDeadLettered();
-                completed.accept(item);
+                for (WorkItem r : sent) {
+                    if (out.get(r).topic().equals(rules.deadLetterTopic())) {
+                        r.markDeadLettered();
+                    } else {
+                        r.markRetried();
+                    }
+                }
+                task.completed(item);
                 // after the completion is queued: revoke and stop see one or the other
-                item.records().forEach(r -> r.partitionState().deadLetterAcked());
+                sent.forEach(r -> r.partitionState().deadLetterAcked());
             }
 
             @Override
-            public void troubled(WorkItem record, Exception error) {
+            public void troubled(WorkItem record, String topic, Exception error) {
                 troubled.incrementAndGet();
-                metrics.deadLetterTrouble("the dead letter of " + record + " to " + deadLetters.topic()
-                                          + " is not acknowledged (" + error
-                                          + "); the record stays unfinished and is retried");
+                metrics.deadLetterTrouble("the letter of " + record + " to " + topic + " is not acknowledged ("
+                                          + error + "); the record stays unfinished and is retried");
                 if (pollErrors.decide(error) == PollOnError.STOP) {
-                    stopTask.run();
+                    task.stop();
                 }
             }
 
@@ -156,5 +183,22 @@ public final class FailureRouter implements Consumer<WorkItem> {
                 }
             }
         });
+    }
+
+    /** The letter of one record of a failed item: to its next retry topic, else the dead-letter topic, else none. */
+    private ProducerRecord<byte[], byte[]> letterOf(WorkItem record, WorkItem item) {
+        RetryPlan retries = rules.retries();
+        int attempts = Math.max(record.attempt(), item.attempt()); // a batch's deliveries count for each record
+        String retryTopic = retries != null && item.decodeError() == null && !"stalled".equals(item.failureReason())
+                ? retries.nextTopic(record.topic()) : null;
+        if (retryTopic != null) {
+            long due = System.currentTimeMillis() + retries.delayAfter(record.topic());
+            return letters.retryLetter(record, retryTopic, item.failure(), attempts, due);
+        }
+        if (rules.deadLetterTopic() != null) {
+            String reason = item.failureReason() != null ? item.failureReason() : "failed";
+            return letters.deadLetter(record, rules.deadLetterTopic(), reason, item.failure(), attempts);
+        }
+        return null;
     }
 }

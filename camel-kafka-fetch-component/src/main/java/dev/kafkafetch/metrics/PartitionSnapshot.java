@@ -11,7 +11,8 @@ package dev.kafkafetch.metrics;
  * @param lag          records between position and the end, from the client's own fetch metadata, or -1 when unknown
  * @param inFlight     records polled and not finished
  * @param held         records held since the committable offset, finished or not
- * @param pausedReason null when not paused, else "user", "listener" or "back-pressure"
+ * @param pausedReason null when not paused, else "user", "listener", "back-pressure" or "retry-delay"
+ * @param delayedUntil when its next record, a retry letter, is due (epoch ms); 0 when it does not wait for one
  */
 public record PartitionSnapshot(
         String topic,
@@ -23,7 +24,8 @@ public record PartitionSnapshot(
         long lag,
         int inFlight,
         int held,
-        String pausedReason) {
+        String pausedReason,
+        long delayedUntil) {
 
     public boolean paused() {
         return pausedReason != null;

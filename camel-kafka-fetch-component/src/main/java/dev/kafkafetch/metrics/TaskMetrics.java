@@ -34,6 +34,7 @@ public final class TaskMetrics {
     private long reconnects;
     private long backPressurePauses;
     private long skippedFinished;
+    private long recordsRetried;
     private long lastPollTime;
     private long markedFinished;
     private int peakHeld;
@@ -58,14 +59,20 @@ public final class TaskMetrics {
         lastPollTime = nowMs;
     }
 
-    /** Fetch thread: a record finished; {@code failed} when the route failed it, {@code deadLettered} if it is in the DLT. */
-    public void finished(boolean failed, boolean deadLettered) {
+    /**
+     * Fetch thread: a record finished; {@code failed} when the route failed it, {@code deadLettered} if it is in the
+     * dead-letter topic, {@code retried} if it is in a retry topic (it will be routed again from there).
+     */
+    public void finished(boolean failed, boolean deadLettered, boolean retried) {
         recordsFinished++;
         if (failed) {
             recordsFailed++;
         }
         if (deadLettered) {
             recordsDeadLettered++;
+        }
+        if (retried) {
+            recordsRetried++;
         }
     }
 
@@ -158,6 +165,7 @@ public final class TaskMetrics {
                 rate.perSecond(nowMs), oldestAge, nowMs,
                 reachability != null ? reachability.connectionCount() : -1,
                 reachability != null ? reachability.lastResponseTime() : 0,
-                reachability != null ? reachability.createdTime() : 0, skippedFinished, commits.mapsLeftOut());
+                reachability != null ? reachability.createdTime() : 0, skippedFinished, commits.mapsLeftOut(),
+                recordsRetried);
     }
 }

@@ -24,6 +24,7 @@ import java.util.List;
  * @param consumerCreatedTime    when the task's current KafkaConsumer was created
  * @param skippedFinished        polled records not routed because the commit's offset map named them finished
  * @param offsetMapsLeftOut      offset maps left out of a commit because they did not fit its metadata
+ * @param recordsRetried         failed records handed to a retry topic (to be routed again after a delay)
  */
 public record TaskSnapshot(
         String threadName,
@@ -66,13 +67,14 @@ public record TaskSnapshot(
         long lastBrokerResponseTime,
         long consumerCreatedTime,
         long skippedFinished,
-        long offsetMapsLeftOut) {
+        long offsetMapsLeftOut,
+        long recordsRetried) {
 
     /** A task that has not published anything yet. */
     public static TaskSnapshot initial(String threadName, String state, String subscription, String groupId,
                                        int maxInFlightRecords, int maxConcurrency) {
         return new TaskSnapshot(threadName, state, subscription, groupId, null, null, -1, null, List.of(), 0, 0, 0,
                 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, maxInFlightRecords, maxConcurrency, 0, 0, null, 0, null,
-                0.0, 0, System.currentTimeMillis(), -1, 0, 0, 0, 0);
+                0.0, 0, System.currentTimeMillis(), -1, 0, 0, 0, 0, 0);
     }
 }

@@ -4,6 +4,8 @@ import dev.kafkafetch.KafkaFetchConstants;
 import dev.kafkafetch.commit.KafkaManualCommitFactory;
 import dev.kafkafetch.commit.ManualCommitQueue;
 import dev.kafkafetch.dispatch.WorkItem;
+import dev.kafkafetch.error.Letters;
+import dev.kafkafetch.error.RetryPlan;
 import dev.kafkafetch.serde.KafkaHeaderDeserializer;
 import org.apache.camel.Exchange;
 import org.apache.camel.Message;
@@ -18,19 +20,23 @@ public final class ExchangeBuilder {
     private final String groupId;
     private final boolean commitHeaders;
     private final KafkaManualCommitFactory manualCommits;
+    private final RetryPlan retries;
 
     /**
      * @param commitHeaders set CamelKafkaLastRecordBeforeCommit / CamelKafkaLastPollRecord (as camel-kafka does when
      *                      autoCommitEnable is false or allowManualCommit is true)
      * @param manualCommits null unless allowManualCommit (then every fill gets a commit queue)
+     * @param retries       null without retry topics; with them, the record's original topic, partition and offset
      */
     public ExchangeBuilder(HeaderFilterStrategy headerFilterStrategy, KafkaHeaderDeserializer headerDeserializer,
-                           String groupId, boolean commitHeaders, KafkaManualCommitFactory manualCommits) {
+                           String groupId, boolean commitHeaders, KafkaManualCommitFactory manualCommits,
+                           RetryPlan retries) {
         this.headerFilterStrategy = headerFilterStrategy;
         this.headerDeserializer = headerDeserializer;
         this.groupId = groupId;
         this.commitHeaders = commitHeaders;
         this.manualCommits = manualCommits;
+        this.retries = retries;
     }
 
     public void fill(Exchange exchange, WorkItem item, ManualCommitQueue commitQueue) {
@@ -46,6 +52,12 @@ public final class ExchangeBuilder {
         if (commitHeaders) {
             message.setHeader(KafkaFetchConstants.LAST_RECORD_BEFORE_COMMIT, item.lastRecordBeforeCommit());
             message.setHeader(KafkaFetchConstants.LAST_POLL_RECORD, item.lastPollRecord());
+        }
+        if (retries != null) {
+            Letters.Origin origin = Letters.originOf(item, retries);
+            message.setHeader(KafkaFetchConstants.ORIGINAL_TOPIC, origin.topic());
+            message.setHeader(KafkaFetchConstants.ORIGINAL_PARTITION, origin.partition());
+            message.setHeader(KafkaFetchConstants.ORIGINAL_OFFSET, origin.offset());
         }
         if (manualCommits != null) {
             message.setHeader(KafkaFetchConstants.MANUAL_COMMIT,

@@ -3,6 +3,8 @@ package dev.kafkafetch.serde;
 import java.util.Map;
 
 import dev.kafkafetch.dispatch.WorkItem;
+import dev.kafkafetch.error.Letters;
+import dev.kafkafetch.error.RetryPlan;
 import dev.kafkafetch.window.PartitionState;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.serialization.Deserializer;
@@ -17,11 +19,19 @@ public final class RecordDecoder implements AutoCloseable {
 
     private final Deserializer<?> keyDeserializer;
     private final Deserializer<?> valueDeserializer;
+    private final RetryPlan retries;
 
     public RecordDecoder(Deserializer<?> keyDeserializer, Deserializer<?> valueDeserializer,
                          Map<String, Object> consumerConfig) {
+        this(keyDeserializer, valueDeserializer, consumerConfig, null);
+    }
+
+    /** @param retries null without retry topics; a record of a retry topic carries its delivery attempt */
+    public RecordDecoder(Deserializer<?> keyDeserializer, Deserializer<?> valueDeserializer,
+                         Map<String, Object> consumerConfig, RetryPlan retries) {
         this.keyDeserializer = keyDeserializer;
         this.valueDeserializer = valueDeserializer;
+        this.retries = retries;
         keyDeserializer.configure(consumerConfig, true);
         valueDeserializer.configure(consumerConfig, false);
     }
@@ -39,7 +49,9 @@ public final class RecordDecoder implements AutoCloseable {
         } catch (Exception e) {
             error = e;
         }
-        return new WorkItem(state, seq, generation, state.attemptFor(record.offset()), record.offset(),
+        int attempt = retries != null && retries.isRetryTopic(record.topic())
+                ? Letters.attemptOf(record.headers(), 1) : state.attemptFor(record.offset());
+        return new WorkItem(state, seq, generation, attempt, record.offset(),
                 record.timestamp(), record.key(), record.value(), record.headers(), key, value, error);
     }
 

@@ -18,8 +18,8 @@ import dev.kafkafetch.dispatch.ItemProcessor;
 import dev.kafkafetch.dispatch.Ordering;
 import dev.kafkafetch.dispatch.ProcessingResult;
 import dev.kafkafetch.dispatch.WorkItem;
-import dev.kafkafetch.error.DeadLetterPublisher;
 import dev.kafkafetch.error.FailureRouter;
+import dev.kafkafetch.error.LetterPublisher;
 import dev.kafkafetch.error.PollErrorHandler;
 import dev.kafkafetch.error.PollExceptionStrategy;
 import dev.kafkafetch.error.PollOnError;
@@ -83,6 +83,7 @@ public final class KafkaFetchRecords implements Runnable {
     // confined to the fetch thread
     private final List<WorkItem> breaks = new ArrayList<>();
     private RecordDecoder decoder;
+    private long nextRetryDueMs = Long.MAX_VALUE;
 
     /**
      * @param processorFactory runs records through the route, given the manual-commit queue (null unless
@@ -94,7 +95,7 @@ public final class KafkaFetchRecords implements Runnable {
                              Supplier<RecordDecoder> decoderFactory,
                              Function<ManualCommitQueue, ItemProcessor> processorFactory, Executor workers,
                              ExceptionHandler exceptionHandler, PollExceptionStrategy pollExceptionStrategy,
-                             DeadLetterPublisher deadLetters) {
+                             LetterPublisher letters) {
         this.settings = settings;
         this.threadName = threadName;
         this.consumerFactory = consumerFactory;
@@ -102,10 +103,24 @@ public final class KafkaFetchRecords implements Runnable {
         this.metrics = new TaskMetrics(threadName, settings.subscription(), settings.groupId(),
                 settings.maxInFlightRecords(), settings.maxConcurrency(), settings.masker());
         this.completions = new CompletionQueue(settings.maxInFlightRecords(), settings.maxPollRecords(), this::wakeup);
-        this.failures = new FailureRouter(settings.breakOnFirstError(), settings.breakOnFirstErrorMaxAttempts(),
-                deadLetters, exceptionHandler, metrics, pollExceptionStrategy, completions::offer,
-                this::pauseForListener,
-                this::requestStop);
+        this.failures = new FailureRouter(settings.failureRules(), letters, exceptionHandler, metrics,
+                pollExceptionStrategy, new FailureRouter.TaskSignals() {
+                    @Override
+                    public void completed(WorkItem item) {
+                        completions.offer(item);
+                    }
+
+                    @Override
+                    public void pauseForListener() {
+                        pauses.listenerPause();
+                        wakeup();
+                    }
+
+                    @Override
+                    public void stop() {
+                        requestStop();
+                    }
+                });
         this.manualCommits = settings.allowManualCommit()
                 ? new ManualCommitQueue(settings.commitTimeoutMs(), this::wakeup) : null;
         boolean batchesInOrder = settings.ordering() != Ordering.UNORDERED || settings.breakOnFirstError();
@@ -115,10 +130,11 @@ public final class KafkaFetchRecords implements Runnable {
                 settings.offsetMap() && settings.autoCommitEnable());
         BatchCollector batches = settings.batching()
                 ? new BatchCollector(settings.batchingIntervalMs(), settings.maxPollRecords()) : null;
-        this.stalls = new StallDetector(settings.stallTimeoutMs(), dispatcher, failures, deadLetters != null, metrics);
+        this.stalls = new StallDetector(settings.stallTimeoutMs(), dispatcher, failures,
+                settings.deadLetterTopic() != null, metrics);
         this.partitions = new PartitionStates(threadName, settings, dispatcher, batches, commits, metrics,
                 this::settle, () -> publishSnapshot(System.currentTimeMillis()));
-        this.intake = new RecordIntake(partitions, dispatcher, batches, metrics);
+        this.intake = new RecordIntake(partitions, dispatcher, batches, metrics, settings.retries());
         this.pauses = new PauseControl(threadName, dispatcher, partitions, completions);
         this.pollErrors = new PollErrorHandler(threadName, settings.subscription(), pollExceptionStrategy,
                 exceptionHandler, metrics);
@@ -170,11 +186,6 @@ public final class KafkaFetchRecords implements Runnable {
 
     public boolean awaitTermination(long timeoutMs) throws InterruptedException {
         return terminated.await(timeoutMs, TimeUnit.MILLISECONDS);
-    }
-
-    private void pauseForListener() {
-        pauses.listenerPause();
-        wakeup();
     }
 
     private void wakeup() {
@@ -238,7 +249,7 @@ public final class KafkaFetchRecords implements Runnable {
                     if (settings.pattern() != null) {
                         consumer.subscribe(settings.pattern(), partitions);
                     } else {
-                        consumer.subscribe(settings.topics(), partitions);
+                        consumer.subscribe(settings.subscribedTopics(), partitions);
                     }
                 })) {
             return false;
@@ -301,6 +312,7 @@ public final class KafkaFetchRecords implements Runnable {
             intake.dispatchDueBatch(now, !records.isEmpty());
             commitIfDue(now);
             applyBackPressure();
+            nextRetryDueMs = partitions.resumeDue(now);
             stalls.check(now);
             publishSnapshot(now);
         }
@@ -314,6 +326,9 @@ public final class KafkaFetchRecords implements Runnable {
         }
         if (pauses.listenerPaused()) {
             timeout = Math.min(timeout, LISTENER_CHECK_MS); // ask the Pausable EIP's until-check often
+        }
+        if (nextRetryDueMs != Long.MAX_VALUE) {
+            timeout = Math.min(timeout, nextRetryDueMs - nowMs); // a retry letter falls due
         }
         if (settings.autoCommitEnable() && partitions.needCommit()) {
             timeout = Math.min(timeout, commits.millisUntilDue(nowMs));
@@ -341,18 +356,18 @@ public final class KafkaFetchRecords implements Runnable {
                 metrics.error("record " + item + " failed: " + item.failure());
             }
             for (WorkItem r : item.records()) {
-                finish(r, item.failure() != null, item.deadLettered());
+                finish(r, item.failure() != null, r.deadLettered(), r.retried());
             }
         }
         metrics.markRate(System.currentTimeMillis());
         if (manualCommits != null) {
-            manualCommits.commit(r -> finish(r, false, false), commits, consumer, partitions.all());
+            manualCommits.commit(r -> finish(r, false, false, false), commits, consumer, partitions.all());
         }
     }
 
-    private boolean finish(WorkItem record, boolean failed, boolean deadLettered) {
+    private boolean finish(WorkItem record, boolean failed, boolean deadLettered, boolean retried) {
         if (partitions.finish(record)) {
-            metrics.finished(failed, deadLettered);
+            metrics.finished(failed, deadLettered, retried);
             return true;
         }
         return false;

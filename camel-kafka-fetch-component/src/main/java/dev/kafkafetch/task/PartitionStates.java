@@ -121,16 +121,56 @@ final class PartitionStates implements ConsumerRebalanceListener {
         return false;
     }
 
-    /** Pauses every assigned partition for {@code reason}, or resumes them when it is null. */
+    /**
+     * Pauses every assigned partition for {@code reason}, or resumes them when it is null (but those waiting for a
+     * retry letter to be due).
+     */
     void pause(String reason) {
         if ((reason == null) != (pausedReason == null)) {
             if (reason != null) {
                 consumer.pause(consumer.assignment());
             } else {
-                consumer.resume(consumer.assignment());
+                consumer.resume(notDelayed(consumer.assignment()));
             }
         }
         pausedReason = reason;
+    }
+
+    /** The partition waits for its next record, a retry letter due at {@code dueMs}: sought back to it and paused. */
+    void delay(PartitionState state, long offset, long dueMs) {
+        consumer.seek(state.partition(), offset);
+        consumer.pause(List.of(state.partition()));
+        state.delayUntil(dueMs);
+    }
+
+    /** Resumes the delayed partitions whose retry letter is due (unless the task is paused); when the next one is. */
+    long resumeDue(long nowMs) {
+        long next = Long.MAX_VALUE;
+        List<TopicPartition> due = new ArrayList<>();
+        for (PartitionState s : assigned.values()) {
+            long until = s.delayedUntil();
+            if (until > 0 && until <= nowMs) {
+                s.delayUntil(0);
+                due.add(s.partition());
+            } else if (until > 0) {
+                next = Math.min(next, until);
+            }
+        }
+        if (!due.isEmpty() && pausedReason == null) {
+            consumer.resume(due);
+        }
+        return next;
+    }
+
+    private Collection<TopicPartition> notDelayed(Collection<TopicPartition> partitions) {
+        List<TopicPartition> list = new ArrayList<>(partitions.size());
+        for (TopicPartition tp : partitions) {
+            PartitionState s = assigned.get(tp);
+            if (s == null || s.delayedUntil() == 0) {
+                list.add(tp);
+            }
+        }
+        return list;
     }
 
     // ---- seeking back ----
@@ -415,8 +455,10 @@ final class PartitionStates implements ConsumerRebalanceListener {
                 lag = l.getAsLong();
                 end = position < 0 ? -1 : position + lag;
             }
+            String paused = pausedReason != null ? pausedReason : s.delayedUntil() > 0 ? "retry-delay" : null;
             parts.add(new PartitionSnapshot(s.partition().topic(), s.partition().partition(), position,
-                    s.lastCommitted(), s.committable(), end, lag, s.unfinished(), s.held(), pausedReason));
+                    s.lastCommitted(), s.committable(), end, lag, s.unfinished(), s.held(), paused,
+                    s.delayedUntil()));
         }
         return parts;
     }

@@ -5,6 +5,8 @@ import java.util.List;
 
 import dev.kafkafetch.dispatch.Dispatcher;
 import dev.kafkafetch.dispatch.WorkItem;
+import dev.kafkafetch.error.Letters;
+import dev.kafkafetch.error.RetryPlan;
 import dev.kafkafetch.metrics.TaskMetrics;
 import dev.kafkafetch.processor.BatchCollector;
 import dev.kafkafetch.serde.RecordDecoder;
@@ -17,7 +19,8 @@ import org.apache.kafka.common.TopicPartition;
  * Takes what a poll returned: every record enters its partition's window first, before anything else can happen to
  * it (DESIGN §4.2), is decoded, then goes to the batch collector (batching) or straight to the dispatcher, in poll
  * order. A record that could not be deserialized is never put in a batch. A record the commit's offset map names as
- * finished enters its window finished and is not routed again. Fetch thread only.
+ * finished enters its window finished and is not routed again. A retry letter that is not due yet is not taken: its
+ * partition is sought back to it and paused until it is due (no thread ever sleeps for it). Fetch thread only.
  */
 final class RecordIntake {
 
@@ -25,14 +28,20 @@ final class RecordIntake {
     private final Dispatcher dispatcher;
     private final BatchCollector batches;
     private final TaskMetrics metrics;
+    private final RetryPlan retries;
     private final List<WorkItem> toSubmit = new ArrayList<>();
 
-    /** @param batches null unless batching */
-    RecordIntake(PartitionStates partitions, Dispatcher dispatcher, BatchCollector batches, TaskMetrics metrics) {
+    /**
+     * @param batches null unless batching
+     * @param retries null without retry topics
+     */
+    RecordIntake(PartitionStates partitions, Dispatcher dispatcher, BatchCollector batches, TaskMetrics metrics,
+                 RetryPlan retries) {
         this.partitions = partitions;
         this.dispatcher = dispatcher;
         this.batches = batches;
         this.metrics = metrics;
+        this.retries = retries;
     }
 
     void take(ConsumerRecords<byte[], byte[]> records, RecordDecoder decoder, long nowMs) {
@@ -46,6 +55,12 @@ final class RecordIntake {
             List<ConsumerRecord<byte[], byte[]>> list = records.records(tp);
             for (int i = 0, n = list.size(); i < n; i++) {
                 ConsumerRecord<byte[], byte[]> record = list.get(i);
+                long due = retries != null && retries.isRetryTopic(tp.topic()) ? Letters.dueOf(record.headers()) : 0;
+                if (due > nowMs) {
+                    // a retry letter that is not due: its partition waits, paused, and polls it again then
+                    partitions.delay(state, record.offset(), due);
+                    break;
+                }
                 if (state.finishedBefore(record.offset())) {
                     // the commit's offset map says it was finished: it enters the window finished, never runs
                     state.finish(state.append(record.offset()), state.generation());

@@ -1,10 +1,13 @@
 package dev.kafkafetch.task;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 import java.util.regex.Pattern;
 
 import dev.kafkafetch.dispatch.Ordering;
+import dev.kafkafetch.error.FailureRules;
+import dev.kafkafetch.error.RetryPlan;
 import dev.kafkafetch.security.SecretMasker;
 
 /**
@@ -19,6 +22,7 @@ import dev.kafkafetch.security.SecretMasker;
  * @param batchingIntervalMs 0 = one batch per poll
  * @param masker       masks the configured secrets in anything shown (errors, health details)
  * @param offsetMap    whether commits name the records finished above them (with autoCommitEnable)
+ * @param retries      the retry topics, or null without retryDelays
  */
 public record TaskSettings(
         String groupId,
@@ -51,7 +55,8 @@ public record TaskSettings(
         int subscribeConsumerBackoffMaxAttempts,
         long subscribeConsumerBackoffIntervalMs,
         SecretMasker masker,
-        boolean offsetMap) {
+        boolean offsetMap,
+        RetryPlan retries) {
 
     /** The settings of task {@code index} of {@code count}: client and instance ids get a -index suffix. */
     public TaskSettings forTask(int index, int count) {
@@ -71,7 +76,22 @@ public record TaskSettings(
                 autoCommitIntervalMs, commitTimeoutMs, shutdownTimeoutMs, revokeTimeoutMs, seekTo, stallTimeoutMs,
                 deadLetterTopic, breakOnFirstError, breakOnFirstErrorMaxAttempts, allowManualCommit, batching,
                 batchingIntervalMs, createConsumerBackoffMaxAttempts, createConsumerBackoffIntervalMs,
-                subscribeConsumerBackoffMaxAttempts, subscribeConsumerBackoffIntervalMs, masker, offsetMap);
+                subscribeConsumerBackoffMaxAttempts, subscribeConsumerBackoffIntervalMs, masker, offsetMap, retries);
+    }
+
+    /** The topics subscribed to: the endpoint's, and their retry topics. */
+    public List<String> subscribedTopics() {
+        if (retries == null) {
+            return topics;
+        }
+        List<String> all = new ArrayList<>(topics);
+        all.addAll(retries.retryTopics());
+        return all;
+    }
+
+    /** Where records still failed after Camel's error handler go. */
+    public FailureRules failureRules() {
+        return new FailureRules(groupId, breakOnFirstError, breakOnFirstErrorMaxAttempts, deadLetterTopic, retries);
     }
 
     /** What the task subscribes to, for logs and metrics. */

@@ -26,6 +26,7 @@ public final class PartitionState {
     private long manualTarget = -1;
     private long redeliveryOffset = -1;
     private int redeliveryAttempt;
+    private long delayedUntilMs;
     private volatile boolean retired;
     private volatile boolean breakPending;
     private final AtomicInteger deadLettersPending = new AtomicInteger();
@@ -102,6 +103,15 @@ public final class PartitionState {
 
     public boolean isBreakPending() {
         return breakPending;
+    }
+
+    /** Paused until then (epoch ms): its next record is a retry letter that is not due yet; 0 when not delayed. */
+    public long delayedUntil() {
+        return delayedUntilMs;
+    }
+
+    public void delayUntil(long epochMs) {
+        delayedUntilMs = epochMs;
     }
 
     /** Any thread: a dead letter of one of its records was handed to the producer. */

@@ -36,7 +36,19 @@ class BadOptionsIT extends KafkaFetchITSupport {
                 Arguments.of("keyDeserializer=java.lang.String", "keyDeserializer"),
                 Arguments.of("partitionAssignor=com.example.NoSuchAssignor", "partitionAssignor"),
                 Arguments.of("additionalProperties.enable.auto.commit=true", "enable.auto.commit"),
-                Arguments.of("topicIsPattern=true&unused=(", "unused"));
+                Arguments.of("topicIsPattern=true&unused=(", "unused"),
+                Arguments.of("retryDelays=,", "retryDelays"),
+                Arguments.of("retryDelays=2s,1s", "retryDelays must increase"),
+                Arguments.of("retryDelays=1s,1s", "retryDelays must increase"),
+                Arguments.of("retryDelays=0s,1s", "retryDelays"),
+                Arguments.of("retryDelays=-1s", "retryDelays"),
+                Arguments.of("retryDelays=soon", "retryDelays"),
+                Arguments.of("retryDelays=1s&breakOnFirstError=true",
+                        "retryDelays cannot be used with breakOnFirstError"),
+                Arguments.of("retryDelays=1s&deadLetterTopic=t.retry-1", "deadLetterTopic"),
+                Arguments.of("retryDelays=1s&retryTopicPattern=t", "retryTopicPattern"),
+                Arguments.of("retryDelays=1s&retryTopicPattern={topic}.r{n}&topicIsPattern=true", "retryDelays"),
+                Arguments.of("retryDelays=1s&createRetryTopics=false", "createRetryTopics"));
     }
 
     @ParameterizedTest(name = "{0}")

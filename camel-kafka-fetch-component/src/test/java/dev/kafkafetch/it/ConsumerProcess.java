@@ -39,12 +39,21 @@ public final class ConsumerProcess {
 
     /** As {@link #start(String, Path, int)}, and the record whose id is {@code stuckId} never finishes. */
     public static ConsumerProcess start(String uri, Path out, int sleepMs, String stuckId) throws IOException {
+        return start(uri, out, sleepMs, stuckId, 0);
+    }
+
+    /**
+     * As {@link #start(String, Path, int, String)}, and the first delivery (attempt 1) of every record whose id's
+     * hash is a multiple of {@code failFirstEvery} fails (0: none).
+     */
+    public static ConsumerProcess start(String uri, Path out, int sleepMs, String stuckId, int failFirstEvery)
+            throws IOException {
         String java = System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
         String cp = System.getProperty("java.class.path");
         Path log = Files.createTempFile("consumer-process", ".log");
         List<String> cmd = new ArrayList<>(List.of(java, "-Xmx256m", "-XX:TieredStopAtLevel=1",
                 "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-cp", cp, ConsumerProcess.class.getName(), uri,
-                out.toString(), Integer.toString(sleepMs), stuckId));
+                out.toString(), Integer.toString(sleepMs), stuckId, Integer.toString(failFirstEvery)));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         return new ConsumerProcess(p, log);
     }
@@ -86,6 +95,7 @@ public final class ConsumerProcess {
         FileOutputStream out = new FileOutputStream(args[1], true);
         int sleepMs = Integer.parseInt(args[2]);
         String stuckId = args.length > 3 ? args[3] : "";
+        int failFirstEvery = args.length > 4 ? Integer.parseInt(args[4]) : 0;
         CamelContext context = new DefaultCamelContext();
         context.addRoutes(new RouteBuilder() {
             @Override
@@ -94,8 +104,13 @@ public final class ConsumerProcess {
                     if (sleepMs > 0) {
                         Thread.sleep(sleepMs);
                     }
-                    if (!stuckId.isEmpty() && stuckId.equals(exchange.getMessage().getBody(String.class))) {
+                    String id = exchange.getMessage().getBody(String.class);
+                    if (!stuckId.isEmpty() && stuckId.equals(id)) {
                         Thread.sleep(Long.MAX_VALUE);
+                    }
+                    if (failFirstEvery > 0 && Math.floorMod(id.hashCode(), failFirstEvery) == 0
+                        && exchange.getMessage().getHeader("CamelKafkaFetchDeliveryAttempt", 1, Integer.class) == 1) {
+                        throw new IllegalStateException("the first delivery of " + id + " fails");
                     }
                     byte[] line = (exchange.getMessage().getBody(String.class) + "\n").getBytes(StandardCharsets.UTF_8);
                     synchronized (out) {

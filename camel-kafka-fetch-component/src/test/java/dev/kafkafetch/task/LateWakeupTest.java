@@ -177,7 +177,7 @@ class LateWakeupTest {
         return new TaskSettings("g", new Properties(), new Properties(), StringDeserializer.class,
                 StringDeserializer.class, List.of("t"), null, 50, 100, 1000, 4, Ordering.PARTITION, autoCommit,
                 autoCommitIntervalMs, 1000, 2000, 1000, null, 0, null, breakOnFirstError, 0, allowManualCommit, false,
-                0, 0, 10, 0, 10, new SecretMasker(List.of()), true);
+                0, 0, 10, 0, 10, new SecretMasker(List.of()), true, null);
     }
 
     private void start(TaskSettings settings, Function<ManualCommitQueue, ItemProcessor> processor) {

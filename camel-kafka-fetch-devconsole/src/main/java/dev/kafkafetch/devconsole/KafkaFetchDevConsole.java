@@ -124,11 +124,11 @@ public class KafkaFetchDevConsole extends AbstractDevConsole {
             sb.append(String.format("    Last error: -%n"));
         }
         if (showPartitions) {
-            appendPartitions(sb, t.partitions());
+            appendPartitions(sb, t.partitions(), now);
         }
     }
 
-    private static void appendPartitions(StringBuilder sb, List<PartitionSnapshot> partitions) {
+    private static void appendPartitions(StringBuilder sb, List<PartitionSnapshot> partitions, long now) {
         if (partitions.isEmpty()) {
             sb.append(String.format("    Partitions: none assigned%n"));
             return;
@@ -146,8 +146,19 @@ public class KafkaFetchDevConsole extends AbstractDevConsole {
         for (PartitionSnapshot p : sorted) {
             sb.append(String.format(row, p.topic() + "-" + p.partition(), num(p.position()), num(p.committed()),
                     num(p.committable()), num(p.endOffset()), num(p.lag()), p.inFlight(), p.held(),
-                    p.paused() ? "yes (" + p.pausedReason() + ")" : "no"));
+                    pausedText(p, now)));
         }
+    }
+
+    private static String pausedText(PartitionSnapshot p, long now) {
+        if (!p.paused()) {
+            return "no";
+        }
+        if (p.delayedUntil() > 0) {
+            return "yes (" + p.pausedReason() + ", next retry due in "
+                   + TimeUtils.printDuration(Math.max(0, p.delayedUntil() - now), true) + ")";
+        }
+        return "yes (" + p.pausedReason() + ")";
     }
 
     private static String dash(String s) {
@@ -211,6 +222,7 @@ public class KafkaFetchDevConsole extends AbstractDevConsole {
         j.put("recordsDeadLettered", t.recordsDeadLettered());
         j.put("recordsStalled", t.recordsStalled());
         j.put("skippedFinished", t.skippedFinished());
+        j.put("recordsRetried", t.recordsRetried());
         j.put("offsetMapsLeftOut", t.offsetMapsLeftOut());
         j.put("commits", t.commits());
         j.put("commitFailures", t.commitFailures());
@@ -251,6 +263,7 @@ public class KafkaFetchDevConsole extends AbstractDevConsole {
                 pj.put("held", p.held());
                 pj.put("paused", p.paused());
                 pj.put("pausedReason", p.pausedReason());
+                pj.put("delayedUntil", p.delayedUntil());
                 parts.add(pj);
             }
             j.put("partitions", parts);

@@ -10,7 +10,9 @@ import org.apache.camel.Processor;
 /**
  * The work of the {@code billing} route (routes/orders.camel.yaml): pretends to call a payment service (a few
  * milliseconds each, so that {@code maxConcurrency} matters) and rejects orders it cannot bill. A rejected order fails
- * the exchange; after Camel's error handler kafka-fetch sends it to the route's {@code deadLetterTopic} and moves on.
+ * the exchange; after Camel's error handler kafka-fetch retries it later from a retry topic ({@code retryDelays}) and
+ * finally sends it to the route's {@code deadLetterTopic}, without holding up the orders behind it. Every 53rd order
+ * meets a payment service that is briefly down: its first delivery fails, its retry succeeds.
  */
 public final class BillingProcessor implements Processor {
 
@@ -36,9 +38,14 @@ public final class BillingProcessor implements Processor {
         if (!amount.find()) {
             throw new IllegalArgumentException("not an order: " + order);
         }
+        Matcher id = ORDER_ID.matcher(order);
+        String orderId = id.find() ? id.group(1) : "?";
         if (Double.parseDouble(amount.group(1)) < 0) {
-            Matcher id = ORDER_ID.matcher(order);
-            throw new IllegalArgumentException("order " + (id.find() ? id.group(1) : "?") + " has a negative amount");
+            throw new IllegalArgumentException("order " + orderId + " has a negative amount");
+        }
+        int attempt = exchange.getMessage().getHeader("CamelKafkaFetchDeliveryAttempt", 1, Integer.class);
+        if (!orderId.equals("?") && Long.parseLong(orderId) % 53 == 0 && attempt == 1) {
+            throw new IllegalStateException("payment service unavailable for order " + orderId + " (try again later)");
         }
         Thread.sleep(ThreadLocalRandom.current().nextInt(minMillis, maxMillis)); // the "payment service"
         exchange.getMessage().setHeader("billed", true);

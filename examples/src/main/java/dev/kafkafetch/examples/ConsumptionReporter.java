@@ -26,8 +26,8 @@ public final class ConsumptionReporter implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ConsumptionReporter.class);
 
     /** Totals of one kafka-fetch route, summed over its fetch tasks. */
-    public record RouteTotals(String routeId, String subscription, long finished, long failed, long deadLettered,
-            int inFlight, long lag) {
+    public record RouteTotals(String routeId, String subscription, long finished, long failed, long retried,
+            long deadLettered, int inFlight, long lag) {
     }
 
     private final CamelContext context;
@@ -88,8 +88,9 @@ public final class ConsumptionReporter implements AutoCloseable {
             }
             line.append(t.routeId()).append(" [").append(t.subscription()).append("]: ")
                     .append(delta).append(" rec/s, ").append(t.finished()).append(" finished");
-            if (t.deadLettered() > 0) {
-                line.append(" (").append(t.deadLettered()).append(" dead-lettered)");
+            if (t.retried() > 0 || t.deadLettered() > 0) {
+                line.append(" (").append(t.retried()).append(" sent to retry topics, ").append(t.deadLettered())
+                        .append(" dead-lettered)");
             }
             line.append(", in flight ").append(t.inFlight());
             if (t.lag() >= 0) {
@@ -121,6 +122,7 @@ public final class ConsumptionReporter implements AutoCloseable {
     static RouteTotals totals(String routeId, List<TaskSnapshot> tasks) {
         long finished = 0;
         long failed = 0;
+        long retried = 0;
         long deadLettered = 0;
         int inFlight = 0;
         long lag = -1;
@@ -129,6 +131,7 @@ public final class ConsumptionReporter implements AutoCloseable {
             subscription = s.subscription();
             finished += s.recordsFinished();
             failed += s.recordsFailed();
+            retried += s.recordsRetried();
             deadLettered += s.recordsDeadLettered();
             inFlight += s.inFlight();
             for (PartitionSnapshot p : s.partitions()) {
@@ -137,6 +140,6 @@ public final class ConsumptionReporter implements AutoCloseable {
                 }
             }
         }
-        return new RouteTotals(routeId, subscription, finished, failed, deadLettered, inFlight, lag);
+        return new RouteTotals(routeId, subscription, finished, failed, retried, deadLettered, inFlight, lag);
     }
 }

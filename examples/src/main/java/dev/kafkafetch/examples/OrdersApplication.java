@@ -64,12 +64,15 @@ public final class OrdersApplication implements AutoCloseable {
      * What the example saw when it stopped.
      *
      * @param produced        sample orders produced
-     * @param finishedAtStop  records the billing route had finished when the stop began
+     * @param finishedAtStop  records the billing route had finished when the stop began, from orders and from its
+     *                        retry topics
+     * @param retriedAtStop   of those, records it had sent to a retry topic (finished on orders, routed again later)
      * @param deadLetters     dead letters read by the dead-letters route
      * @param committed       sum over the orders partitions of the billing group's committed offsets, after the stop
      * @param endOffsets      sum of the orders partitions' end offsets, after the stop
      */
-    public record StopSummary(long produced, long finishedAtStop, long deadLetters, long committed, long endOffsets) {
+    public record StopSummary(long produced, long finishedAtStop, long retriedAtStop, long deadLetters, long committed,
+            long endOffsets) {
     }
 
     private OrdersApplication(ExampleOptions options) {
@@ -243,9 +246,11 @@ public final class OrdersApplication implements AutoCloseable {
     private void logSummary(List<ConsumptionReporter.RouteTotals> beforeStop) {
         try (KafkaAdmin admin = new KafkaAdmin(brokers)) {
             long[] billing = admin.committedAndEnd(BILLING_GROUP, topic);
-            long finished = beforeStop.stream().filter(t -> t.routeId().equals(ExampleRoutes.BILLING_ROUTE))
-                    .mapToLong(ConsumptionReporter.RouteTotals::finished).sum();
-            summary = new StopSummary(generator.generated(), finished, audit.seen(), billing[0], billing[1]);
+            List<ConsumptionReporter.RouteTotals> ofBilling = beforeStop.stream()
+                    .filter(t -> t.routeId().equals(ExampleRoutes.BILLING_ROUTE)).toList();
+            long finished = ofBilling.stream().mapToLong(ConsumptionReporter.RouteTotals::finished).sum();
+            long retried = ofBilling.stream().mapToLong(ConsumptionReporter.RouteTotals::retried).sum();
+            summary = new StopSummary(generator.generated(), finished, retried, audit.seen(), billing[0], billing[1]);
             LOG.info("Stopped. Produced {} orders; billing finished {} while running (dead letters read: {});"
                      + " group {} has committed {} of the {} records in {}",
                     generator.generated(), finished,

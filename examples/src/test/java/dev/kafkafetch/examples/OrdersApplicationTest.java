@@ -73,8 +73,10 @@ class OrdersApplicationTest {
 
         OrdersApplication.StopSummary summary = app.stopSummary();
         assertThat(summary).as("summary after stop").isNotNull();
-        // everything finished before the stop is committed by the stop, and nothing beyond what exists
-        assertThat(summary.committed()).isGreaterThanOrEqualTo(summary.finishedAtStop()).isGreaterThan(0);
+        // everything finished on orders before the stop is committed by the stop, and nothing beyond what exists (a
+        // record sent to a retry topic finished on orders, and counts again when it is routed from there)
+        assertThat(summary.committed()).isGreaterThanOrEqualTo(summary.finishedAtStop() - summary.retriedAtStop())
+                .isGreaterThan(0);
         assertThat(summary.committed()).isLessThanOrEqualTo(summary.endOffsets());
         assertThat(summary.endOffsets()).isEqualTo(summary.produced());
         assertThat(portIsFree(kafkaPort)).as("embedded broker closed").isTrue();

@@ -1,68 +1,60 @@
 package dev.kafkafetch.error;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 
-import dev.kafkafetch.KafkaFetchConstants;
 import dev.kafkafetch.dispatch.WorkItem;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.errors.RetriableException;
-import org.apache.kafka.common.header.Header;
-import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Publishes records the route could not finish to the dead-letter topic, each as itself: its key, value and headers as
- * polled, plus provenance headers ({@code kafka-fetch.dlt.*}, see {@link KafkaFetchConstants}).
+ * Publishes the letters of records the route could not finish (dead letters, retry letters), each as itself: what
+ * {@link Letters} built from it.
  * <p>
  * Guarantees: {@link #publish} never blocks its caller: sends happen on the publisher's own thread, the only one that
- * may wait for the topic's metadata (up to {@code max.block.ms}), so neither a fetch thread nor a worker ever does
- * (DESIGN §3). {@link Callback#acked} runs only once the broker acknowledged every record of the call (acks=all,
+ * may wait for a topic's metadata (up to {@code max.block.ms}), so neither a fetch thread nor a worker ever does
+ * (DESIGN §3). {@link Callback#acked} runs only once the broker acknowledged every letter of the call (acks=all,
  * idempotent producer); until then the records stay unfinished and nothing is committed past them. A failed send is
  * retried with a growing backoff until acknowledged or closed; one the broker rejects for good (not retriable, e.g.
  * record too large or not authorized), or that failed {@value #TROUBLE_AFTER} times, is reported through
  * {@link Callback#troubled} (and {@link Callback#recovered} once it went through). Thread-safe.
  */
-public final class DeadLetterPublisher implements AutoCloseable {
+public final class LetterPublisher implements AutoCloseable {
 
-    /** What the caller learns about the dead letters of one {@link #publish} call. */
+    /** What the caller learns about the letters of one {@link #publish} call. */
     public interface Callback {
-        /** Every record of the call is acknowledged by the broker. */
+        /** Every letter of the call is acknowledged by the broker. */
         void acked();
 
-        /** A record keeps failing (it is still retried); called once per record that gets into trouble. */
-        void troubled(WorkItem record, Exception error);
+        /** A letter keeps failing (it is still retried); called once per letter that gets into trouble. */
+        void troubled(WorkItem record, String topic, Exception error);
 
         /** A record that was in trouble got acknowledged after all. */
         void recovered(WorkItem record);
     }
 
     static final int TROUBLE_AFTER = 3;
-    private static final Logger LOG = LoggerFactory.getLogger(DeadLetterPublisher.class);
+    private static final Logger LOG = LoggerFactory.getLogger(LetterPublisher.class);
     private static final long FIRST_BACKOFF_MS = 500;
     private static final long MAX_BACKOFF_MS = 30_000;
 
-    private final String topic;
-    private final String groupId;
     private final Producer<byte[], byte[]> producer;
     private final ScheduledExecutorService sender;
     private volatile boolean closed;
 
     /** @param sender a single thread of the consumer's, on which every send happens */
-    public DeadLetterPublisher(String topic, String groupId, Properties clientProperties,
-                               ScheduledExecutorService sender) {
-        this.topic = topic;
-        this.groupId = groupId;
+    public LetterPublisher(Properties clientProperties, ScheduledExecutorService sender) {
         this.sender = sender;
         Properties props = new Properties();
         props.putAll(clientProperties);
@@ -73,36 +65,28 @@ public final class DeadLetterPublisher implements AutoCloseable {
         this.producer = new KafkaProducer<>(props);
     }
 
-    /** The dead-letter topic. */
-    public String topic() {
-        return topic;
-    }
-
     /**
-     * Dead-letters each record as itself, with the failure that sent it here; returns at once. {@code callback.acked()}
-     * runs once the broker acknowledged all of them.
+     * Sends each record's letter (built by {@code letterOf} on the calling thread); returns at once.
+     * {@code callback.acked()} runs once the broker acknowledged all of them.
      */
-    public void publish(List<WorkItem> records, String reason, Exception failure, int attempts, Callback callback) {
+    public void publish(List<WorkItem> records, Function<WorkItem, ProducerRecord<byte[], byte[]>> letterOf,
+                        Callback callback) {
         AtomicInteger left = new AtomicInteger(records.size());
         for (WorkItem record : records) {
-            Letter letter = new Letter(record, reason, toRecord(record, reason, failure, attempts), callback, left);
-            schedule(letter, 0);
+            schedule(new Letter(record, letterOf.apply(record), callback, left), 0);
         }
     }
 
     private final class Letter {
         final WorkItem item;
-        final String reason;
         final ProducerRecord<byte[], byte[]> record;
         final Callback callback;
         final AtomicInteger left;
         int failures;
         boolean troubled;
 
-        Letter(WorkItem item, String reason, ProducerRecord<byte[], byte[]> record, Callback callback,
-               AtomicInteger left) {
+        Letter(WorkItem item, ProducerRecord<byte[], byte[]> record, Callback callback, AtomicInteger left) {
             this.item = item;
-            this.reason = reason;
             this.record = record;
             this.callback = callback;
             this.left = left;
@@ -137,7 +121,7 @@ public final class DeadLetterPublisher implements AutoCloseable {
     }
 
     private void acked(Letter letter, int partition, long offset) {
-        LOG.info("Record {} ({}) dead-lettered to {}-{}@{}", letter.item, letter.reason, topic, partition, offset);
+        LOG.info("Record {} sent to {}-{}@{}", letter.item, letter.record.topic(), partition, offset);
         if (letter.troubled) {
             letter.callback.recovered(letter.item);
         }
@@ -150,11 +134,12 @@ public final class DeadLetterPublisher implements AutoCloseable {
         letter.failures++;
         boolean forGood = !(error instanceof RetriableException);
         long backoff = Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS << Math.min(letter.failures - 1, 10));
-        LOG.warn("Dead letter for {} to {} not acknowledged ({}{}); retrying in {} ms", letter.item, topic,
+        LOG.warn("The letter of {} to {} is not acknowledged ({}{}); retrying in {} ms", letter.item,
+                letter.record.topic(),
                 error.toString(), forGood ? ", not retriable" : "", backoff);
         if (!letter.troubled && (forGood || letter.failures >= TROUBLE_AFTER)) {
             letter.troubled = true;
-            letter.callback.troubled(letter.item, error);
+            letter.callback.troubled(letter.item, letter.record.topic(), error);
         }
         schedule(letter, backoff);
     }
@@ -162,30 +147,6 @@ public final class DeadLetterPublisher implements AutoCloseable {
     private void abandon(Letter letter) {
         LOG.warn("Dead letter for {} abandoned: the consumer is stopping; the record will be re-delivered",
                 letter.item);
-    }
-
-    private ProducerRecord<byte[], byte[]> toRecord(WorkItem item, String reason, Exception failure, int attempts) {
-        RecordHeaders headers = new RecordHeaders();
-        if (item.headers() != null) {
-            for (Header h : item.headers()) {
-                headers.add(h.key(), h.value());
-            }
-        }
-        add(headers, KafkaFetchConstants.DLT_ORIGINAL_TOPIC, item.topic());
-        add(headers, KafkaFetchConstants.DLT_ORIGINAL_PARTITION, Integer.toString(item.partition()));
-        add(headers, KafkaFetchConstants.DLT_ORIGINAL_OFFSET, Long.toString(item.offset()));
-        add(headers, KafkaFetchConstants.DLT_ORIGINAL_TIMESTAMP, Long.toString(item.timestamp()));
-        add(headers, KafkaFetchConstants.DLT_GROUP_ID, groupId);
-        add(headers, KafkaFetchConstants.DLT_EXCEPTION_CLASS, failure == null ? "" : failure.getClass().getName());
-        add(headers, KafkaFetchConstants.DLT_EXCEPTION_MESSAGE,
-                failure == null || failure.getMessage() == null ? "" : failure.getMessage());
-        add(headers, KafkaFetchConstants.DLT_ATTEMPTS, Integer.toString(attempts));
-        add(headers, KafkaFetchConstants.DLT_REASON, reason == null ? "failed" : reason);
-        return new ProducerRecord<>(topic, null, null, item.rawKey(), item.rawValue(), headers);
-    }
-
-    private static void add(RecordHeaders headers, String key, String value) {
-        headers.add(key, value.getBytes(StandardCharsets.UTF_8));
     }
 
     @Override
