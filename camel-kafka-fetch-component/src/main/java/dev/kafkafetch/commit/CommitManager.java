@@ -35,6 +35,8 @@ public final class CommitManager {
     private long commits;
     private long failures;
     private long lastCommitTimeMs;
+    private long commitCalls;
+    private long commitCallNanos;
 
     public CommitManager(long intervalMs, long timeoutMs) {
         this.intervalMs = intervalMs;
@@ -67,7 +69,7 @@ public final class CommitManager {
             return true;
         }
         try {
-            committer.commitSync(offsets, timeout);
+            timedCommitSync(committer, offsets);
         } catch (RuntimeException e) {
             failures++;
             LOG.warn("Commit of {} failed (will retry; nothing is lost, finished records may be re-delivered): {}",
@@ -101,7 +103,7 @@ public final class CommitManager {
             return;
         }
         try {
-            committer.commitSync(offsets, timeout);
+            timedCommitSync(committer, offsets);
         } catch (RuntimeException e) {
             failures++;
             throw e;
@@ -113,6 +115,17 @@ public final class CommitManager {
             }
         }
         succeeded();
+    }
+
+    /** Every commitSync call is timed, whether it succeeds or throws: the commit latency metric. */
+    private void timedCommitSync(Committer committer, Map<TopicPartition, OffsetAndMetadata> offsets) {
+        long start = System.nanoTime();
+        try {
+            committer.commitSync(offsets, timeout);
+        } finally {
+            commitCalls++;
+            commitCallNanos += System.nanoTime() - start;
+        }
     }
 
     private void succeeded() {
@@ -130,5 +143,15 @@ public final class CommitManager {
 
     public long lastCommitTimeMs() {
         return lastCommitTimeMs;
+    }
+
+    /** commitSync calls made, successful or not. */
+    public long commitCalls() {
+        return commitCalls;
+    }
+
+    /** The total time spent in those calls, in nanoseconds. */
+    public long commitCallNanos() {
+        return commitCallNanos;
     }
 }

@@ -30,6 +30,7 @@ public final class TaskMetrics {
     private long recordsFailed;
     private long recordsDeadLettered;
     private long recordsStalled;
+    private long recordsRetried;
     private long rebalances;
     private long reconnects;
     private long backPressurePauses;
@@ -82,9 +83,12 @@ public final class TaskMetrics {
         polls++;
     }
 
-    /** Fetch thread: a failed record is being delivered again (breakOnFirstError, Pausable EIP). */
+    /**
+     * Fetch thread: a failed record (or batch) is being delivered again (breakOnFirstError, Pausable EIP). Counted as
+     * retried, not failed: {@code recordsFailed} counts finished records only.
+     */
     public void redelivering() {
-        recordsFailed++;
+        recordsRetried++;
     }
 
     public void stalled() {
@@ -152,6 +156,7 @@ public final class TaskMetrics {
                 rate.perSecond(nowMs), oldestAge, nowMs,
                 reachability != null ? reachability.connectionCount() : -1,
                 reachability != null ? reachability.lastResponseTime() : 0,
-                reachability != null ? reachability.createdTime() : 0);
+                reachability != null ? reachability.createdTime() : 0,
+                recordsRetried, commits.commitCalls(), commits.commitCallNanos());
     }
 }

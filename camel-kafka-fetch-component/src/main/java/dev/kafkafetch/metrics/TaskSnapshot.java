@@ -22,6 +22,10 @@ import java.util.List;
  * @param lastBrokerResponseTime when the client last received a response (fetch, heartbeat, metadata, commit...)
  *                               from any broker, seen as growth of Kafka's {@code response-total} consumer metric
  * @param consumerCreatedTime    when the task's current KafkaConsumer was created
+ * @param recordsRetried         re-deliveries of failed records or batches (breakOnFirstError, Pausable EIP); a
+ *                               re-delivered record is counted in {@code recordsFailed} only once it finishes failed
+ * @param commitCalls            commitSync calls made by the task, successful or failed
+ * @param commitCallNanos        the total time spent in those calls, in nanoseconds
  */
 public record TaskSnapshot(
         String threadName,
@@ -62,13 +66,16 @@ public record TaskSnapshot(
         long snapshotTime,
         int connectionCount,
         long lastBrokerResponseTime,
-        long consumerCreatedTime) {
+        long consumerCreatedTime,
+        long recordsRetried,
+        long commitCalls,
+        long commitCallNanos) {
 
     /** A task that has not published anything yet. */
     public static TaskSnapshot initial(String threadName, String state, String subscription, String groupId,
                                        int maxInFlightRecords, int maxConcurrency) {
         return new TaskSnapshot(threadName, state, subscription, groupId, null, null, -1, null, List.of(), 0, 0, 0,
                 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, maxInFlightRecords, maxConcurrency, 0, 0, null, 0, null,
-                0.0, 0, System.currentTimeMillis(), -1, 0, 0);
+                0.0, 0, System.currentTimeMillis(), -1, 0, 0, 0, 0, 0);
     }
 }

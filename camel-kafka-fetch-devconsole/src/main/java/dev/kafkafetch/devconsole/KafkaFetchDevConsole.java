@@ -106,9 +106,10 @@ public class KafkaFetchDevConsole extends AbstractDevConsole {
                 t.queued(), t.oldestRunningAgeMs() > 0 ? TimeUtils.printDuration(t.oldestRunningAgeMs(), true) : "-",
                 t.stalledRunning() > 0 ? "  stalled, still on their threads: " + t.stalledRunning() : ""));
         sb.append(String.format(Locale.ROOT,
-                "    Records: polled %d  finished %d  failed %d  dead-lettered %d  stalled %d  rate %.1f/s (last minute)%n",
+                "    Records: polled %d  finished %d  failed %d  dead-lettered %d  stalled %d  retried %d"
+                                             + "  rate %.1f/s (last minute)%n",
                 t.recordsPolled(), t.recordsFinished(), t.recordsFailed(), t.recordsDeadLettered(),
-                t.recordsStalled(), t.recordsPerSecond()));
+                t.recordsStalled(), t.recordsRetried(), t.recordsPerSecond()));
         sb.append(String.format(
                 "    Polls: %d  commits: %d  commit failures: %d  rebalances: %d  reconnects: %d  back-pressure pauses: %d%n",
                 t.polls(), t.commits(), t.commitFailures(), t.rebalances(), t.reconnects(), t.backPressurePauses()));
@@ -209,6 +210,7 @@ public class KafkaFetchDevConsole extends AbstractDevConsole {
         j.put("recordsFailed", t.recordsFailed());
         j.put("recordsDeadLettered", t.recordsDeadLettered());
         j.put("recordsStalled", t.recordsStalled());
+        j.put("recordsRetried", t.recordsRetried());
         j.put("commits", t.commits());
         j.put("commitFailures", t.commitFailures());
         j.put("rebalances", t.rebalances());
