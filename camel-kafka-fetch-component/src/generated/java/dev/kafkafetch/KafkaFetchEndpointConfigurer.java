@@ -83,6 +83,8 @@ public class KafkaFetchEndpointConfigurer extends PropertyConfigurerSupport impl
         case "maxPollIntervalMs": target.setMaxPollIntervalMs(property(camelContext, java.lang.Integer.class, value)); return true;
         case "maxpollrecords":
         case "maxPollRecords": target.setMaxPollRecords(property(camelContext, int.class, value)); return true;
+        case "metricsperpartition":
+        case "metricsPerPartition": target.setMetricsPerPartition(property(camelContext, boolean.class, value)); return true;
         case "ordering": target.setOrdering(property(camelContext, dev.kafkafetch.dispatch.Ordering.class, value)); return true;
         case "partitionassignor":
         case "partitionAssignor": target.setPartitionAssignor(property(camelContext, java.lang.String.class, value)); return true;
@@ -211,6 +213,8 @@ public class KafkaFetchEndpointConfigurer extends PropertyConfigurerSupport impl
         case "maxPollIntervalMs": return java.lang.Integer.class;
         case "maxpollrecords":
         case "maxPollRecords": return int.class;
+        case "metricsperpartition":
+        case "metricsPerPartition": return boolean.class;
         case "ordering": return dev.kafkafetch.dispatch.Ordering.class;
         case "partitionassignor":
         case "partitionAssignor": return java.lang.String.class;
@@ -340,6 +344,8 @@ public class KafkaFetchEndpointConfigurer extends PropertyConfigurerSupport impl
         case "maxPollIntervalMs": return target.getMaxPollIntervalMs();
         case "maxpollrecords":
         case "maxPollRecords": return target.getMaxPollRecords();
+        case "metricsperpartition":
+        case "metricsPerPartition": return target.isMetricsPerPartition();
         case "ordering": return target.getOrdering();
         case "partitionassignor":
         case "partitionAssignor": return target.getPartitionAssignor();

@@ -78,4 +78,20 @@ public record TaskSnapshot(
                 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, maxInFlightRecords, maxConcurrency, 0, 0, null, 0, null,
                 0.0, 0, System.currentTimeMillis(), -1, 0, 0, 0, 0, 0);
     }
+
+    /**
+     * Records between fetch position and log end, summed over the partitions whose lag is known: 0 with no partition,
+     * -1 while no partition's lag is known yet.
+     */
+    public long totalLag() {
+        long sum = 0;
+        boolean known = partitions.isEmpty();
+        for (PartitionSnapshot p : partitions) {
+            if (p.lag() >= 0) {
+                sum += p.lag();
+                known = true;
+            }
+        }
+        return known ? sum : -1;
+    }
 }
