@@ -35,8 +35,9 @@ import org.slf4j.LoggerFactory;
  * </ul>
  * Guarantees: every value is read from the tasks' published snapshots when the registry asks for it, never from a
  * KafkaConsumer and never on a fetch thread; {@link #close()} removes every meter registered here (the consumer calls
- * it when its route stops), so a stopped or removed route leaves no stale series. Only {@link OptionalMeters} reaches
- * this class, after checking that Micrometer is on the class path.
+ * it when its route stops), so a stopped or removed route leaves no stale series; a registry that refuses a meter
+ * never stops the route. Only {@link OptionalMeters} reaches this class, after checking that Micrometer is on the
+ * class path.
  */
 public final class ConsumerMeters implements MeterBinding {
 
@@ -64,30 +65,41 @@ public final class ConsumerMeters implements MeterBinding {
         }
     }
 
-    ConsumerMeters(MeterRegistry registry, MeterSource source) {
+    private ConsumerMeters(MeterRegistry registry, MeterSource source) {
         this.registry = registry;
-        for (int i = 0; i < source.tasks(); i++) {
-            TaskView view = new TaskView(source, i);
-            views.add(view);
-            registerTask(view, commonTags(source).and("task", String.valueOf(i)));
-        }
         this.partitions = source.perPartition() ? new PartitionMeters(registry, source) : null;
     }
 
-    /** Registers the consumer's meters in the Camel registry's MeterRegistry, if there is one. */
+    /**
+     * Registers the consumer's meters in the Camel registry's MeterRegistry, if there is one. Meters never stop a
+     * route: when the registry refuses one (say, a meter of another type under the same name and tags), whatever was
+     * registered is removed again, a WARN says why, and the route runs without meters.
+     */
     static MeterBinding bind(CamelContext context, Object owner, MeterSource source) {
         MeterRegistry registry = lookup(context);
         if (registry == null) {
             return NONE;
         }
         ConsumerMeters binding = new ConsumerMeters(registry, source);
-        if (binding.partitions != null) {
-            ExecutorServiceManager esm = context.getExecutorServiceManager();
-            ScheduledExecutorService refresher = esm.newSingleThreadScheduledExecutor(owner,
-                    "KafkaFetchMetrics[" + source.subscription() + "]");
-            refresher.scheduleWithFixedDelay(binding::refreshPartitions, 0, PARTITION_REFRESH_MS,
-                    TimeUnit.MILLISECONDS);
-            binding.stopRefresh = () -> esm.shutdownNow(refresher);
+        try {
+            for (int i = 0; i < source.tasks(); i++) {
+                TaskView view = new TaskView(source, i);
+                binding.views.add(view);
+                binding.registerTask(view, commonTags(source).and("task", String.valueOf(i)));
+            }
+            if (binding.partitions != null) {
+                ExecutorServiceManager esm = context.getExecutorServiceManager();
+                ScheduledExecutorService refresher = esm.newSingleThreadScheduledExecutor(owner,
+                        "KafkaFetchMetrics[" + source.subscription() + "]");
+                binding.stopRefresh = () -> esm.shutdownNow(refresher);
+                refresher.scheduleWithFixedDelay(binding::refreshPartitions, 0, PARTITION_REFRESH_MS,
+                        TimeUnit.MILLISECONDS);
+            }
+        } catch (RuntimeException e) {
+            binding.close();
+            LOG.warn("Route {} runs without its kafka.fetch meters: {} refused them ({})", source.routeId(), registry,
+                    e.toString());
+            return NONE;
         }
         LOG.debug("Registered {} meters of route {} in {}", binding.meters.size(), source.routeId(), registry);
         return binding;

@@ -123,6 +123,15 @@ class ConsumerMetersTest {
     }
 
     @Test
+    void aMeterTheRegistryRefusesLeavesNoMeterBehindAndTheRouteRunsWithout() {
+        registry.counter("kafka.fetch.running", "camelContext", "ctx", "routeId", "billing", "topic", "orders",
+                "groupId", "g1", "task", "1"); // someone else's counter under a gauge's name and tags
+        assertThat(bind(registry, true)).isSameAs(MeterBinding.NONE);
+        assertThat(kafkaFetchMeters(registry)).extracting(m -> m.getId().getName())
+                .containsExactly("kafka.fetch.running");
+    }
+
+    @Test
     void theRegistryIsFoundByNameThenAloneThenAsTheOnlyComposite() {
         assertThat(bind(context, false)).as("no registry").isSameAs(MeterBinding.NONE);
 
