@@ -54,7 +54,7 @@ public final class ConsumerMeters implements MeterBinding {
     /** Micrometer keeps only weak references to what its function meters read: these keep the views alive. */
     private final List<TaskView> views = new ArrayList<>();
     private final PartitionMeters partitions;
-    private Runnable stopRefresh = () -> {
+    private volatile Runnable stopRefresh = () -> {
     };
     private boolean closed;
 
