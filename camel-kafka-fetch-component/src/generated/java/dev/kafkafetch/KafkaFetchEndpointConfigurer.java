@@ -85,6 +85,8 @@ public class KafkaFetchEndpointConfigurer extends PropertyConfigurerSupport impl
         case "maxPollIntervalMs": target.setMaxPollIntervalMs(property(camelContext, java.lang.Integer.class, value)); return true;
         case "maxpollrecords":
         case "maxPollRecords": target.setMaxPollRecords(property(camelContext, int.class, value)); return true;
+        case "metricsperpartition":
+        case "metricsPerPartition": target.setMetricsPerPartition(property(camelContext, boolean.class, value)); return true;
         case "offsetmap":
         case "offsetMap": target.setOffsetMap(property(camelContext, boolean.class, value)); return true;
         case "ordering": target.setOrdering(property(camelContext, dev.kafkafetch.dispatch.Ordering.class, value)); return true;
@@ -221,6 +223,8 @@ public class KafkaFetchEndpointConfigurer extends PropertyConfigurerSupport impl
         case "maxPollIntervalMs": return java.lang.Integer.class;
         case "maxpollrecords":
         case "maxPollRecords": return int.class;
+        case "metricsperpartition":
+        case "metricsPerPartition": return boolean.class;
         case "offsetmap":
         case "offsetMap": return boolean.class;
         case "ordering": return dev.kafkafetch.dispatch.Ordering.class;
@@ -358,6 +362,8 @@ public class KafkaFetchEndpointConfigurer extends PropertyConfigurerSupport impl
         case "maxPollIntervalMs": return target.getMaxPollIntervalMs();
         case "maxpollrecords":
         case "maxPollRecords": return target.getMaxPollRecords();
+        case "metricsperpartition":
+        case "metricsPerPartition": return target.isMetricsPerPartition();
         case "offsetmap":
         case "offsetMap": return target.isOffsetMap();
         case "ordering": return target.getOrdering();

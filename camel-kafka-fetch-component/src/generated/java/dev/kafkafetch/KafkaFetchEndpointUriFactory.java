@@ -24,7 +24,7 @@ public class KafkaFetchEndpointUriFactory extends org.apache.camel.support.compo
     private static final Set<String> ENDPOINT_IDENTITY_PROPERTY_NAMES;
     private static final Map<String, String> MULTI_VALUE_PREFIXES;
     static {
-        Set<String> props = new HashSet<>(67);
+        Set<String> props = new HashSet<>(68);
         props.add("additionalProperties");
         props.add("allowManualCommit");
         props.add("autoCommitEnable");
@@ -57,6 +57,7 @@ public class KafkaFetchEndpointUriFactory extends org.apache.camel.support.compo
         props.add("maxInFlightRecords");
         props.add("maxPollIntervalMs");
         props.add("maxPollRecords");
+        props.add("metricsPerPartition");
         props.add("offsetMap");
         props.add("ordering");
         props.add("partitionAssignor");

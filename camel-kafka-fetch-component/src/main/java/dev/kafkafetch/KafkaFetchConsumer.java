@@ -17,6 +17,10 @@ import dev.kafkafetch.error.PollExceptionStrategy;
 import dev.kafkafetch.error.RetryTopics;
 import dev.kafkafetch.health.HealthSettings;
 import dev.kafkafetch.health.KafkaFetchConsumerHealthCheck;
+import dev.kafkafetch.metrics.ManagedFetchTasks;
+import dev.kafkafetch.metrics.MeterBinding;
+import dev.kafkafetch.metrics.MeterSource;
+import dev.kafkafetch.metrics.OptionalMeters;
 import dev.kafkafetch.metrics.TaskSnapshot;
 import dev.kafkafetch.processor.ExchangeBuilder;
 import dev.kafkafetch.processor.RouteItemProcessor;
@@ -25,6 +29,7 @@ import dev.kafkafetch.task.KafkaFetchRecords;
 import dev.kafkafetch.task.TaskSettings;
 import org.apache.camel.Processor;
 import org.apache.camel.Suspendable;
+import org.apache.camel.api.management.ManagedResource;
 import org.apache.camel.health.HealthCheck;
 import org.apache.camel.health.HealthCheckAware;
 import org.apache.camel.health.HealthCheckRegistry;
@@ -45,9 +50,17 @@ import org.slf4j.LoggerFactory;
  * its own KafkaConsumer, and a worker pool that runs records through the route. Suspending the route pauses every
  * task (it stays in its group); stopping it lets records already in the route finish (bounded by shutdownTimeout),
  * commits what finished, and closes.
+ * <p>
+ * With camel-management, Camel registers it as {@code org.apache.camel:context=<name>,type=consumers,
+ * name=KafkaFetchConsumer(0x<hash>)}: besides Camel's consumer attributes, the attributes and operations of
+ * {@link ManagedFetchTasks}. With Micrometer and a MeterRegistry in the
+ * Camel registry it registers the tasks' meters while it runs ({@link OptionalMeters}). Both read the tasks' published
+ * snapshots only.
  */
+@ManagedResource(description = "Managed kafka-fetch consumer: its fetch tasks")
 public class KafkaFetchConsumer extends DefaultConsumer
-        implements Suspendable, HealthCheckAware, ConsumerListenerAware<ConsumerListener<Object, ProcessingResult>> {
+        implements Suspendable, HealthCheckAware, ConsumerListenerAware<ConsumerListener<Object, ProcessingResult>>,
+        ManagedFetchTasks {
 
     private static final Logger LOG = LoggerFactory.getLogger(KafkaFetchConsumer.class);
 
@@ -63,6 +76,7 @@ public class KafkaFetchConsumer extends DefaultConsumer
     private volatile ConsumerListener<Object, ProcessingResult> consumerListener;
     private HealthCheck livenessCheck;
     private HealthCheckRegistry healthCheckRegistry;
+    private MeterBinding meters = MeterBinding.NONE;
 
     public KafkaFetchConsumer(KafkaFetchEndpoint endpoint, Processor processor, TaskSettings settings) {
         super(endpoint, processor);
@@ -84,6 +98,7 @@ public class KafkaFetchConsumer extends DefaultConsumer
     }
 
     /** The latest snapshot of every fetch task; never blocks and never touches a KafkaConsumer. */
+    @Override
     public List<TaskSnapshot> taskSnapshots() {
         List<TaskSnapshot> list = new ArrayList<>(tasks.size());
         for (KafkaFetchRecords task : tasks) {
@@ -92,8 +107,35 @@ public class KafkaFetchConsumer extends DefaultConsumer
         return list;
     }
 
+    /** The latest snapshot of fetch task {@code index}, or null when the consumer has no such task (stopped). */
+    private TaskSnapshot taskSnapshot(int index) {
+        List<KafkaFetchRecords> current = tasks;
+        return index < current.size() ? current.get(index).snapshot() : null;
+    }
+
     public List<KafkaFetchRecords> tasks() {
         return tasks;
+    }
+
+    // ---- JMX operations (the attributes are ManagedFetchTasks' defaults) ----
+
+    @Override
+    public void pauseTask(int task) {
+        managedTask(task).requestPause();
+    }
+
+    @Override
+    public void resumeTask(int task) {
+        managedTask(task).requestResume();
+    }
+
+    private KafkaFetchRecords managedTask(int index) {
+        List<KafkaFetchRecords> current = tasks;
+        if (index < 0 || index >= current.size()) {
+            throw new IllegalArgumentException("No fetch task " + index + ": the consumer of route " + getRouteId()
+                                               + " has " + current.size() + " (0 to " + (current.size() - 1) + ")");
+        }
+        return current.get(index);
     }
 
     /**
@@ -187,6 +229,9 @@ public class KafkaFetchConsumer extends DefaultConsumer
         for (KafkaFetchRecords task : tasks) {
             fetchThreads.submit(task);
         }
+        meters = OptionalMeters.bind(endpoint.getCamelContext(), this,
+                new MeterSource(endpoint.getCamelContext().getName(), getRouteId(), topic, settings.groupId(), count,
+                        this::taskSnapshot, endpoint.isMetricsPerPartition()));
         LOG.info("Started {} fetch task(s) on {} (group {}, maxConcurrency {}, ordering {}, maxInFlightRecords {})",
                 count, topic, settings.groupId(), settings.maxConcurrency(), settings.ordering(),
                 settings.maxInFlightRecords());
@@ -234,6 +279,8 @@ public class KafkaFetchConsumer extends DefaultConsumer
      */
     @Override
     protected void doStop() throws Exception {
+        meters.close();
+        meters = MeterBinding.NONE;
         if (healthCheckRegistry != null && livenessCheck != null) {
             healthCheckRegistry.unregister(livenessCheck);
         }

@@ -235,6 +235,9 @@ public class KafkaFetchEndpoint extends DefaultEndpoint implements HeaderFilterS
     @UriParam(label = "consumer",
               description = "In batching mode, collect records over polls and complete the batch after this many ms (counted from its first record) or when maxPollRecords records are collected, whichever comes first. Without it, one batch per poll.")
     private Integer batchingIntervalMs;
+    @UriParam(label = "consumer,advanced", defaultValue = "false",
+              description = "Whether to publish per-partition Micrometer meters (kafka.fetch.partition.lag, kafka.fetch.partition.in.flight, kafka.fetch.partition.held, tagged with topic and partition) besides the per fetch task ones. Off by default to keep the number of series small. Meters are registered only when Micrometer is on the classpath and a MeterRegistry is in the Camel registry.")
+    private boolean metricsPerPartition = false;
 
     public KafkaFetchEndpoint(String endpointUri, KafkaFetchComponent component) {
         super(endpointUri, component);
@@ -773,5 +776,13 @@ public class KafkaFetchEndpoint extends DefaultEndpoint implements HeaderFilterS
 
     public void setBatchingIntervalMs(Integer batchingIntervalMs) {
         this.batchingIntervalMs = batchingIntervalMs;
+    }
+
+    public boolean isMetricsPerPartition() {
+        return metricsPerPartition;
+    }
+
+    public void setMetricsPerPartition(boolean metricsPerPartition) {
+        this.metricsPerPartition = metricsPerPartition;
     }
 }

@@ -42,6 +42,8 @@ public final class CommitManager {
     private long commits;
     private long failures;
     private long lastCommitTimeMs;
+    private long commitCalls;
+    private long commitCallNanos;
 
     /** @param offsetMap whether commits carry the offset map of finished records above them */
     public CommitManager(long intervalMs, long timeoutMs, boolean offsetMap) {
@@ -111,14 +113,14 @@ public final class CommitManager {
                 new OffsetAndMetadata(offset, offsetMap ? mapOf(state, offset) : "")));
         try {
             try {
-                committer.commitSync(offsets, timeout);
+                timedCommitSync(committer, offsets);
             } catch (OffsetMetadataTooLarge e) {
                 mapsLeftOut += offsets.size();
                 LOG.warn("The broker refused the offset maps of {} (offset.metadata.max.bytes is lower than {}):"
                          + " committing without them",
                         offsets.keySet(), MAX_MAP_CHARS);
                 offsets.replaceAll((tp, o) -> new OffsetAndMetadata(o.offset()));
-                committer.commitSync(offsets, timeout);
+                timedCommitSync(committer, offsets);
             }
         } catch (RuntimeException e) {
             failures++;
@@ -136,6 +138,17 @@ public final class CommitManager {
             return "";
         }
         return map;
+    }
+
+    /** Every commitSync call is timed, whether it succeeds or throws: the commit latency metric. */
+    private void timedCommitSync(Committer committer, Map<TopicPartition, OffsetAndMetadata> offsets) {
+        long start = System.nanoTime();
+        try {
+            committer.commitSync(offsets, timeout);
+        } finally {
+            commitCalls++;
+            commitCallNanos += System.nanoTime() - start;
+        }
     }
 
     private void succeeded() {
@@ -158,5 +171,15 @@ public final class CommitManager {
     /** Offset maps left out of a commit because they would not fit the commit's metadata. */
     public long mapsLeftOut() {
         return mapsLeftOut;
+    }
+
+    /** commitSync calls made, successful or not. */
+    public long commitCalls() {
+        return commitCalls;
+    }
+
+    /** The total time spent in those calls, in nanoseconds. */
+    public long commitCallNanos() {
+        return commitCallNanos;
     }
 }

@@ -30,6 +30,7 @@ public final class TaskMetrics {
     private long recordsFailed;
     private long recordsDeadLettered;
     private long recordsStalled;
+    private long recordsRedelivered;
     private long rebalances;
     private long reconnects;
     private long backPressurePauses;
@@ -90,9 +91,12 @@ public final class TaskMetrics {
         polls++;
     }
 
-    /** Fetch thread: a failed record is being delivered again (breakOnFirstError, Pausable EIP). */
+    /**
+     * Fetch thread: a failed record (or batch) is being delivered again (breakOnFirstError, Pausable EIP). Counted as
+     * re-delivered, not failed: {@code recordsFailed} counts finished records only.
+     */
     public void redelivering() {
-        recordsFailed++;
+        recordsRedelivered++;
     }
 
     public void stalled() {
@@ -166,6 +170,6 @@ public final class TaskMetrics {
                 reachability != null ? reachability.connectionCount() : -1,
                 reachability != null ? reachability.lastResponseTime() : 0,
                 reachability != null ? reachability.createdTime() : 0, skippedFinished, commits.mapsLeftOut(),
-                recordsRetried);
+                recordsRetried, recordsRedelivered, commits.commitCalls(), commits.commitCallNanos());
     }
 }

@@ -25,6 +25,10 @@ import java.util.List;
  * @param skippedFinished        polled records not routed because the commit's offset map named them finished
  * @param offsetMapsLeftOut      offset maps left out of a commit because they did not fit its metadata
  * @param recordsRetried         failed records handed to a retry topic (to be routed again after a delay)
+ * @param recordsRedelivered     re-deliveries of failed records or batches (breakOnFirstError, Pausable EIP); a
+ *                               re-delivered record is counted in {@code recordsFailed} only once it finishes failed
+ * @param commitCalls            commitSync calls made by the task, successful or failed
+ * @param commitCallNanos        the total time spent in those calls, in nanoseconds
  */
 public record TaskSnapshot(
         String threadName,
@@ -68,13 +72,32 @@ public record TaskSnapshot(
         long consumerCreatedTime,
         long skippedFinished,
         long offsetMapsLeftOut,
-        long recordsRetried) {
+        long recordsRetried,
+        long recordsRedelivered,
+        long commitCalls,
+        long commitCallNanos) {
 
     /** A task that has not published anything yet. */
     public static TaskSnapshot initial(String threadName, String state, String subscription, String groupId,
                                        int maxInFlightRecords, int maxConcurrency) {
         return new TaskSnapshot(threadName, state, subscription, groupId, null, null, -1, null, List.of(), 0, 0, 0,
                 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, maxInFlightRecords, maxConcurrency, 0, 0, null, 0, null,
-                0.0, 0, System.currentTimeMillis(), -1, 0, 0, 0, 0, 0);
+                0.0, 0, System.currentTimeMillis(), -1, 0, 0, 0, 0, 0, 0, 0, 0);
+    }
+
+    /**
+     * Records between fetch position and log end, summed over the partitions whose lag is known: 0 with no partition,
+     * -1 while no partition's lag is known yet.
+     */
+    public long totalLag() {
+        long sum = 0;
+        boolean known = partitions.isEmpty();
+        for (PartitionSnapshot p : partitions) {
+            if (p.lag() >= 0) {
+                sum += p.lag();
+                known = true;
+            }
+        }
+        return known ? sum : -1;
     }
 }

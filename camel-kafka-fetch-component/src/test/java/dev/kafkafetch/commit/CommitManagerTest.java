@@ -115,4 +115,29 @@ class CommitManagerTest {
         assertThat(commits).containsExactly(Map.of(s.partition(), new OffsetAndMetadata(0)));
         assertThat(manager.mapsLeftOut()).isEqualTo(1);
     }
+
+    /** The commit latency metric: every commitSync call is counted and timed, the failed ones too. */
+    @Test
+    void everyCommitCallIsCountedAndTimedFailedOnesToo() {
+        PartitionState s = finishedUpTo(0, 5);
+        CommitManager manager = new CommitManager(100, 1000, false);
+        manager.commitFinished((offsets, timeout) -> {
+            sleep(20);
+            throw new IllegalStateException("broker down");
+        }, List.of(s));
+        manager.commitFinished((offsets, timeout) -> sleep(20), List.of(s));
+        manager.commitFinished(committer, List.of(s)); // nothing new to commit: no call
+        assertThat(manager.commitCalls()).isEqualTo(2);
+        assertThat(manager.commits()).isEqualTo(1);
+        assertThat(manager.failures()).isEqualTo(1);
+        assertThat(manager.commitCallNanos()).isGreaterThanOrEqualTo(Duration.ofMillis(40).toNanos());
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
 }

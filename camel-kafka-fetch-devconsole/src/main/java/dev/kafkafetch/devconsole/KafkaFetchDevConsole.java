@@ -106,10 +106,12 @@ public class KafkaFetchDevConsole extends AbstractDevConsole {
                 t.queued(), t.oldestRunningAgeMs() > 0 ? TimeUtils.printDuration(t.oldestRunningAgeMs(), true) : "-",
                 t.stalledRunning() > 0 ? "  stalled, still on their threads: " + t.stalledRunning() : ""));
         sb.append(String.format(Locale.ROOT,
-                "    Records: polled %d  finished %d  failed %d  dead-lettered %d  stalled %d  skipped as finished %d"
+                "    Records: polled %d  finished %d  failed %d  re-delivered %d  sent to retry topics %d"
+                                             + "  dead-lettered %d  stalled %d  skipped as finished %d"
                                              + "  rate %.1f/s (last minute)%n",
-                t.recordsPolled(), t.recordsFinished(), t.recordsFailed(), t.recordsDeadLettered(),
-                t.recordsStalled(), t.skippedFinished(), t.recordsPerSecond()));
+                t.recordsPolled(), t.recordsFinished(), t.recordsFailed(), t.recordsRedelivered(),
+                t.recordsRetried(), t.recordsDeadLettered(), t.recordsStalled(), t.skippedFinished(),
+                t.recordsPerSecond()));
         sb.append(String.format(
                 "    Polls: %d  commits: %d  commit failures: %d  rebalances: %d  reconnects: %d  back-pressure pauses: %d%n",
                 t.polls(), t.commits(), t.commitFailures(), t.rebalances(), t.reconnects(), t.backPressurePauses()));
@@ -223,6 +225,7 @@ public class KafkaFetchDevConsole extends AbstractDevConsole {
         j.put("recordsStalled", t.recordsStalled());
         j.put("skippedFinished", t.skippedFinished());
         j.put("recordsRetried", t.recordsRetried());
+        j.put("recordsRedelivered", t.recordsRedelivered());
         j.put("offsetMapsLeftOut", t.offsetMapsLeftOut());
         j.put("commits", t.commits());
         j.put("commitFailures", t.commitFailures());

@@ -15,6 +15,7 @@ import java.util.Optional;
 import java.util.TreeSet;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.function.Supplier;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
@@ -42,6 +43,8 @@ import org.slf4j.LoggerFactory;
  *       {@code route}).</li>
  *   <li>{@code /q/health} every Camel health check as JSON: overall {@code UP} or {@code DOWN} (HTTP 200 or 503) and
  *       each check; {@code /q/health/ready} and {@code /q/health/live} only the readiness or liveness checks.</li>
+ *   <li>{@code /q/metrics} the Micrometer meters in Prometheus' text format (a Prometheus scrape URL): the fetch
+ *       tasks' {@code kafka_fetch_*} meters.</li>
  * </ul>
  */
 public final class ConsoleHttpServer implements AutoCloseable {
@@ -50,27 +53,39 @@ public final class ConsoleHttpServer implements AutoCloseable {
 
     public static final String KAFKA_FETCH_CONSOLE = "kafka-fetch";
 
+    /** Prometheus' text exposition format, version 0.0.4. */
+    static final String PROMETHEUS_TEXT = "text/plain; version=0.0.4";
+
     private final CamelContext context;
     private final HttpServer server;
     private final ExecutorService executor;
+    private final Supplier<String> metrics;
 
-    private ConsoleHttpServer(CamelContext context, HttpServer server, ExecutorService executor) {
+    private ConsoleHttpServer(CamelContext context, HttpServer server, ExecutorService executor,
+                              Supplier<String> metrics) {
         this.context = context;
         this.server = server;
         this.executor = executor;
+        this.metrics = metrics;
     }
 
-    /** Starts serving on {@code localhost:port} (0 = a free port). */
-    public static ConsoleHttpServer start(CamelContext context, int port) throws IOException {
+    /**
+     * Starts serving on {@code localhost:port} (0 = a free port).
+     *
+     * @param metrics what {@code /q/metrics} serves: a Prometheus registry's scrape
+     */
+    public static ConsoleHttpServer start(CamelContext context, int port, Supplier<String> metrics)
+            throws IOException {
         HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 16);
         ExecutorService executor = Executors.newFixedThreadPool(2, r -> {
             Thread t = new Thread(r, "kafka-fetch-example-http");
             t.setDaemon(true);
             return t;
         });
-        ConsoleHttpServer s = new ConsoleHttpServer(context, server, executor);
+        ConsoleHttpServer s = new ConsoleHttpServer(context, server, executor, metrics);
         server.createContext("/q/dev", s::devConsole);
         server.createContext("/q/health", s::health);
+        server.createContext("/q/metrics", s::metrics);
         server.createContext("/", s::index);
         server.setExecutor(executor);
         server.start();
@@ -96,7 +111,7 @@ public final class ConsoleHttpServer implements AutoCloseable {
 
     private void index(HttpExchange http) throws IOException {
         if (!http.getRequestURI().getPath().equals("/")) {
-            send(http, 404, "text/plain", "Not found. Try /q/dev/kafka-fetch or /q/health\n");
+            send(http, 404, "text/plain", "Not found. Try /q/dev/kafka-fetch, /q/health or /q/metrics\n");
             return;
         }
         send(http, 200, "text/plain", """
@@ -105,6 +120,7 @@ public final class ConsoleHttpServer implements AutoCloseable {
                   /q/dev/kafka-fetch?format=json   the same as JSON
                   /q/dev                           the other dev consoles
                   /q/health                        Camel health checks (also /q/health/ready, /q/health/live)
+                  /q/metrics                       Micrometer meters for Prometheus (kafka_fetch_*)
                 """);
     }
 
@@ -162,6 +178,20 @@ public final class ConsoleHttpServer implements AutoCloseable {
             send(http, "UP".equals(json.get("status")) ? 200 : 503, "application/json", json.toJson());
         } catch (Exception e) {
             LOG.warn("Health request {} failed", http.getRequestURI(), e);
+            send(http, 500, "text/plain", "Error: " + e + "\n");
+        }
+    }
+
+    private void metrics(HttpExchange http) throws IOException {
+        String path = http.getRequestURI().getPath();
+        if (!path.equals("/q/metrics") && !path.equals("/q/metrics/")) {
+            send(http, 404, "text/plain", "Not found. Try /q/metrics\n");
+            return;
+        }
+        try {
+            send(http, 200, PROMETHEUS_TEXT, metrics.get());
+        } catch (RuntimeException e) {
+            LOG.warn("Metrics request {} failed", http.getRequestURI(), e);
             send(http, 500, "text/plain", "Error: " + e + "\n");
         }
     }

@@ -9,7 +9,10 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
+import dev.kafkafetch.metrics.ConsumerMeters;
 import dev.kafkafetch.testinfra.EmbeddedKafkaCluster;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.apache.camel.CamelContext;
 import org.apache.camel.main.Main;
 import org.apache.camel.main.SimpleMainShutdownStrategy;
@@ -24,8 +27,8 @@ import org.slf4j.LoggerFactory;
  * <p>
  * With no {@code --brokers} it first starts an embedded single-node KRaft broker on {@code localhost:9092}
  * ({@code --kafka-port}); the topics are created when missing. While it runs it logs what it consumed once per
- * second and serves the dev console and health checks on {@code http://localhost:8080} ({@code --http-port}, see
- * {@link ConsoleHttpServer}). Ctrl-C or {@code --duration} stops it: the producer first, then the kafka-fetch routes
+ * second and serves the dev console, health checks and Prometheus metrics on {@code http://localhost:8080}
+ * ({@code --http-port}, see {@link ConsoleHttpServer}). Ctrl-C or {@code --duration} stops it: the producer first, then the kafka-fetch routes
  * (records in the route finish and their offsets are committed), then the HTTP server and the broker.
  * <p>
  * In-process use (tests): {@link #start(ExampleOptions)} returns the running application; {@link #close()} stops it.
@@ -49,6 +52,8 @@ public final class OrdersApplication implements AutoCloseable {
     private final ExampleOptions options;
     private final OrderGenerator generator;
     private final DeadLetterAudit audit = new DeadLetterAudit();
+    /** Every kafka-fetch route registers its meters here (it is in the Camel registry), served at /q/metrics. */
+    private final PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final CountDownLatch closed = new CountDownLatch(1);
     private final List<Runnable> brokerCleanup = new CopyOnWriteArrayList<>();
     private EmbeddedKafkaCluster broker;
@@ -156,6 +161,7 @@ public final class OrdersApplication implements AutoCloseable {
         main.setShutdownStrategy(new SimpleMainShutdownStrategy());
         main.addOverrideProperty("kafka.brokers", brokers);
         main.bind("billing", new BillingProcessor(2, 20));
+        main.bind(ConsumerMeters.REGISTRY_NAME, meters);
         main.configure().addRoutesBuilder(new ExampleRouteConfiguration());
         main.configure().addRoutesBuilder(new ExampleRoutes(options.rate(), generator, audit));
         main.init(); // reads application.properties, so the topic names are known before the routes start
@@ -174,7 +180,7 @@ public final class OrdersApplication implements AutoCloseable {
         reporter = new ConsumptionReporter(context, generator::generated);
         reporter.start(1000);
         try {
-            http = ConsoleHttpServer.start(context, options.httpPort());
+            http = ConsoleHttpServer.start(context, options.httpPort(), meters::scrape);
         } catch (BindException e) {
             throw new IllegalStateException("HTTP port " + options.httpPort() + " is in use: try --http-port <port>",
                     e);
@@ -185,8 +191,10 @@ public final class OrdersApplication implements AutoCloseable {
                   producing:   {} orders/s to {}
                   dev console: {}/q/dev/kafka-fetch   (JSON: ?format=json)
                   health:      {}/q/health
+                  metrics:     {}/q/metrics   (Prometheus)
                   stop:        Ctrl-C{}""", TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0), brokers,
                 broker != null ? " (embedded broker)" : "", options.rate(), topic, http.baseUrl(), http.baseUrl(),
+                http.baseUrl(),
                 options.durationSeconds() > 0 ? " (or after " + options.durationSeconds() + " s)" : "");
     }
 
@@ -227,6 +235,7 @@ public final class OrdersApplication implements AutoCloseable {
         if (http != null) {
             http.close();
         }
+        meters.close();
         if (brokers != null && topic != null && main != null) {
             logSummary(totals);
         }

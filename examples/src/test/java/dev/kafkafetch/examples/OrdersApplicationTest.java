@@ -21,8 +21,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Runs the example application in this JVM, on free ports (never the defaults 9092/8080, which may be busy), and
- * checks what a user would: records are consumed, the console and health URLs answer over HTTP, and a stop commits
- * what was finished.
+ * checks what a user would: records are consumed, the console, health and Prometheus metrics URLs answer over HTTP,
+ * and a stop commits what was finished.
  */
 class OrdersApplicationTest {
 
@@ -30,7 +30,7 @@ class OrdersApplicationTest {
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     @Test
-    void embeddedBrokerConsumesAndServesConsoleAndHealth() throws Exception {
+    void embeddedBrokerConsumesAndServesConsoleHealthAndMetrics() throws Exception {
         int kafkaPort = freePort();
         ExampleOptions options = ExampleOptions.defaults().withKafkaPort(kafkaPort).withHttpPort(0).withRate(200);
         OrdersApplication app = OrdersApplication.start(options);
@@ -64,6 +64,22 @@ class OrdersApplicationTest {
             assertThat(health.body()).contains("route:billing", "consumer:billing");
             assertThat(get(base + "/q/health/ready").statusCode()).isEqualTo(200);
             assertThat(get(base + "/q/health/live").statusCode()).isEqualTo(200);
+
+            // the Prometheus scrape URL: the fetch tasks' meters, read from their snapshots
+            HttpResponse<String> metrics = get(base + "/q/metrics");
+            assertThat(metrics.statusCode()).isEqualTo(200);
+            assertThat(metrics.headers().firstValue("Content-Type"))
+                    .hasValueSatisfying(v -> assertThat(v).startsWith("text/plain; version=0.0.4"));
+            assertThat(metrics.body()).contains("kafka_fetch_lag_records{", "kafka_fetch_in_flight_records{",
+                    "kafka_fetch_commit_latency_seconds_count{", "kafka_fetch_partition_lag_records{",
+                    "routeId=\"billing\"", "routeId=\"dead-letters\"", "groupId=\"billing\"", "topic=\"orders\"");
+            assertThat(sampleSum(metrics.body(), "kafka_fetch_records_total", "routeId=\"billing\"",
+                    "outcome=\"finished\"")).isGreaterThanOrEqualTo(300);
+            assertThat(sampleSum(metrics.body(), "kafka_fetch_records_total", "routeId=\"billing\"",
+                    "outcome=\"dead_lettered\"")).isGreaterThanOrEqualTo(1);
+            assertThat(sampleSum(metrics.body(), "kafka_fetch_partition_lag_records", "routeId=\"billing\""))
+                    .as("per-partition meters (metricsPerPartition in the YAML route)").isNotNaN();
+            assertThat(get(base + "/").body()).contains("/q/metrics");
 
             assertThat(get(base + "/q/dev").body()).contains("/q/dev/kafka-fetch");
             assertThat(get(base + "/q/dev/no-such-console").statusCode()).isEqualTo(404);
@@ -132,6 +148,22 @@ class OrdersApplicationTest {
                 .hasMessageContaining("Unknown option --bogus");
         assertThatThrownBy(() -> ExampleOptions.parse(new String[] { "--duration" }, new Properties()))
                 .hasMessageContaining("Missing value for --duration");
+    }
+
+    /** The sum of the samples of a metric whose labels contain every given {@code name="value"}; NaN when none. */
+    private static double sampleSum(String scrape, String metric, String... labels) {
+        double sum = Double.NaN;
+        for (String line : scrape.split("\n")) {
+            if (!line.startsWith(metric + "{")) {
+                continue;
+            }
+            String labelSet = line.substring(metric.length(), line.lastIndexOf('}') + 1);
+            if (List.of(labels).stream().allMatch(labelSet::contains)) {
+                double value = Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+                sum = Double.isNaN(sum) ? value : sum + value;
+            }
+        }
+        return sum;
     }
 
     private HttpResponse<String> get(String url) throws IOException, InterruptedException {
