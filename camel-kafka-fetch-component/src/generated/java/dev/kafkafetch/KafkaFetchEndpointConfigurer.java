@@ -24,126 +24,126 @@ public class KafkaFetchEndpointConfigurer extends PropertyConfigurerSupport impl
         KafkaFetchEndpoint target = (KafkaFetchEndpoint) obj;
         switch (ignoreCase ? name.toLowerCase() : name) {
         case "additionalproperties":
-        case "additionalProperties": target.setAdditionalProperties(property(camelContext, java.util.Map.class, value)); return true;
+        case "additionalProperties": target.getConfiguration().setAdditionalProperties(property(camelContext, java.util.Map.class, value)); return true;
         case "allowmanualcommit":
-        case "allowManualCommit": target.setAllowManualCommit(property(camelContext, boolean.class, value)); return true;
+        case "allowManualCommit": target.getConfiguration().setAllowManualCommit(property(camelContext, boolean.class, value)); return true;
         case "autocommitenable":
-        case "autoCommitEnable": target.setAutoCommitEnable(property(camelContext, boolean.class, value)); return true;
+        case "autoCommitEnable": target.getConfiguration().setAutoCommitEnable(property(camelContext, boolean.class, value)); return true;
         case "autocommitintervalms":
-        case "autoCommitIntervalMs": target.setAutoCommitIntervalMs(property(camelContext, long.class, value)); return true;
+        case "autoCommitIntervalMs": target.getConfiguration().setAutoCommitIntervalMs(property(camelContext, long.class, value)); return true;
         case "autooffsetreset":
-        case "autoOffsetReset": target.setAutoOffsetReset(property(camelContext, java.lang.String.class, value)); return true;
-        case "batching": target.setBatching(property(camelContext, boolean.class, value)); return true;
+        case "autoOffsetReset": target.getConfiguration().setAutoOffsetReset(property(camelContext, java.lang.String.class, value)); return true;
+        case "batching": target.getConfiguration().setBatching(property(camelContext, boolean.class, value)); return true;
         case "batchingintervalms":
-        case "batchingIntervalMs": target.setBatchingIntervalMs(property(camelContext, java.lang.Integer.class, value)); return true;
+        case "batchingIntervalMs": target.getConfiguration().setBatchingIntervalMs(property(camelContext, java.lang.Integer.class, value)); return true;
         case "breakonfirsterror":
-        case "breakOnFirstError": target.setBreakOnFirstError(property(camelContext, boolean.class, value)); return true;
+        case "breakOnFirstError": target.getConfiguration().setBreakOnFirstError(property(camelContext, boolean.class, value)); return true;
         case "breakonfirsterrormaxattempts":
-        case "breakOnFirstErrorMaxAttempts": target.setBreakOnFirstErrorMaxAttempts(property(camelContext, int.class, value)); return true;
+        case "breakOnFirstErrorMaxAttempts": target.getConfiguration().setBreakOnFirstErrorMaxAttempts(property(camelContext, int.class, value)); return true;
         case "bridgeerrorhandler":
         case "bridgeErrorHandler": target.setBridgeErrorHandler(property(camelContext, boolean.class, value)); return true;
-        case "brokers": target.setBrokers(property(camelContext, java.lang.String.class, value)); return true;
+        case "brokers": target.getConfiguration().setBrokers(property(camelContext, java.lang.String.class, value)); return true;
         case "clientid":
-        case "clientId": target.setClientId(property(camelContext, java.lang.String.class, value)); return true;
+        case "clientId": target.getConfiguration().setClientId(property(camelContext, java.lang.String.class, value)); return true;
         case "committimeoutms":
-        case "commitTimeoutMs": target.setCommitTimeoutMs(property(camelContext, long.class, value)); return true;
+        case "commitTimeoutMs": target.getConfiguration().setCommitTimeoutMs(property(camelContext, long.class, value)); return true;
         case "consumerscount":
-        case "consumersCount": target.setConsumersCount(property(camelContext, int.class, value)); return true;
+        case "consumersCount": target.getConfiguration().setConsumersCount(property(camelContext, int.class, value)); return true;
         case "deadlettertopic":
-        case "deadLetterTopic": target.setDeadLetterTopic(property(camelContext, java.lang.String.class, value)); return true;
+        case "deadLetterTopic": target.getConfiguration().setDeadLetterTopic(property(camelContext, java.lang.String.class, value)); return true;
         case "exceptionhandler":
         case "exceptionHandler": target.setExceptionHandler(property(camelContext, org.apache.camel.spi.ExceptionHandler.class, value)); return true;
         case "exchangepattern":
         case "exchangePattern": target.setExchangePattern(property(camelContext, org.apache.camel.ExchangePattern.class, value)); return true;
         case "groupid":
-        case "groupId": target.setGroupId(property(camelContext, java.lang.String.class, value)); return true;
+        case "groupId": target.getConfiguration().setGroupId(property(camelContext, java.lang.String.class, value)); return true;
         case "groupinstanceid":
-        case "groupInstanceId": target.setGroupInstanceId(property(camelContext, java.lang.String.class, value)); return true;
+        case "groupInstanceId": target.getConfiguration().setGroupInstanceId(property(camelContext, java.lang.String.class, value)); return true;
         case "groupprotocol":
-        case "groupProtocol": target.setGroupProtocol(property(camelContext, java.lang.String.class, value)); return true;
+        case "groupProtocol": target.getConfiguration().setGroupProtocol(property(camelContext, java.lang.String.class, value)); return true;
         case "groupremoteassignor":
-        case "groupRemoteAssignor": target.setGroupRemoteAssignor(property(camelContext, java.lang.String.class, value)); return true;
+        case "groupRemoteAssignor": target.getConfiguration().setGroupRemoteAssignor(property(camelContext, java.lang.String.class, value)); return true;
         case "headerdeserializer":
-        case "headerDeserializer": target.setHeaderDeserializer(property(camelContext, dev.kafkafetch.serde.KafkaHeaderDeserializer.class, value)); return true;
+        case "headerDeserializer": target.getConfiguration().setHeaderDeserializer(property(camelContext, dev.kafkafetch.serde.KafkaHeaderDeserializer.class, value)); return true;
         case "headerfilterstrategy":
-        case "headerFilterStrategy": target.setHeaderFilterStrategy(property(camelContext, org.apache.camel.spi.HeaderFilterStrategy.class, value)); return true;
+        case "headerFilterStrategy": target.getConfiguration().setHeaderFilterStrategy(property(camelContext, org.apache.camel.spi.HeaderFilterStrategy.class, value)); return true;
         case "heartbeatintervalms":
-        case "heartbeatIntervalMs": target.setHeartbeatIntervalMs(property(camelContext, int.class, value)); return true;
+        case "heartbeatIntervalMs": target.getConfiguration().setHeartbeatIntervalMs(property(camelContext, int.class, value)); return true;
         case "isolationlevel":
-        case "isolationLevel": target.setIsolationLevel(property(camelContext, java.lang.String.class, value)); return true;
+        case "isolationLevel": target.getConfiguration().setIsolationLevel(property(camelContext, java.lang.String.class, value)); return true;
         case "kafkamanualcommitfactory":
-        case "kafkaManualCommitFactory": target.setKafkaManualCommitFactory(property(camelContext, dev.kafkafetch.commit.KafkaManualCommitFactory.class, value)); return true;
+        case "kafkaManualCommitFactory": target.getConfiguration().setKafkaManualCommitFactory(property(camelContext, dev.kafkafetch.commit.KafkaManualCommitFactory.class, value)); return true;
         case "keydeserializer":
-        case "keyDeserializer": target.setKeyDeserializer(property(camelContext, java.lang.String.class, value)); return true;
+        case "keyDeserializer": target.getConfiguration().setKeyDeserializer(property(camelContext, java.lang.String.class, value)); return true;
         case "maxconcurrency":
-        case "maxConcurrency": target.setMaxConcurrency(property(camelContext, int.class, value)); return true;
+        case "maxConcurrency": target.getConfiguration().setMaxConcurrency(property(camelContext, int.class, value)); return true;
         case "maxinflightrecords":
-        case "maxInFlightRecords": target.setMaxInFlightRecords(property(camelContext, int.class, value)); return true;
+        case "maxInFlightRecords": target.getConfiguration().setMaxInFlightRecords(property(camelContext, int.class, value)); return true;
         case "maxpollintervalms":
-        case "maxPollIntervalMs": target.setMaxPollIntervalMs(property(camelContext, java.lang.Integer.class, value)); return true;
+        case "maxPollIntervalMs": target.getConfiguration().setMaxPollIntervalMs(property(camelContext, java.lang.Integer.class, value)); return true;
         case "maxpollrecords":
-        case "maxPollRecords": target.setMaxPollRecords(property(camelContext, int.class, value)); return true;
-        case "ordering": target.setOrdering(property(camelContext, dev.kafkafetch.dispatch.Ordering.class, value)); return true;
+        case "maxPollRecords": target.getConfiguration().setMaxPollRecords(property(camelContext, int.class, value)); return true;
+        case "ordering": target.getConfiguration().setOrdering(property(camelContext, dev.kafkafetch.dispatch.Ordering.class, value)); return true;
         case "partitionassignor":
-        case "partitionAssignor": target.setPartitionAssignor(property(camelContext, java.lang.String.class, value)); return true;
+        case "partitionAssignor": target.getConfiguration().setPartitionAssignor(property(camelContext, java.lang.String.class, value)); return true;
         case "pollonerror":
-        case "pollOnError": target.setPollOnError(property(camelContext, dev.kafkafetch.error.PollOnError.class, value)); return true;
+        case "pollOnError": target.getConfiguration().setPollOnError(property(camelContext, dev.kafkafetch.error.PollOnError.class, value)); return true;
         case "polltimeoutms":
-        case "pollTimeoutMs": target.setPollTimeoutMs(property(camelContext, long.class, value)); return true;
+        case "pollTimeoutMs": target.getConfiguration().setPollTimeoutMs(property(camelContext, long.class, value)); return true;
         case "revoketimeoutms":
-        case "revokeTimeoutMs": target.setRevokeTimeoutMs(property(camelContext, long.class, value)); return true;
+        case "revokeTimeoutMs": target.getConfiguration().setRevokeTimeoutMs(property(camelContext, long.class, value)); return true;
         case "saslauthtype":
-        case "saslAuthType": target.setSaslAuthType(property(camelContext, dev.kafkafetch.security.KafkaAuthType.class, value)); return true;
+        case "saslAuthType": target.getConfiguration().setSaslAuthType(property(camelContext, dev.kafkafetch.security.KafkaAuthType.class, value)); return true;
         case "sasljaasconfig":
-        case "saslJaasConfig": target.setSaslJaasConfig(property(camelContext, java.lang.String.class, value)); return true;
+        case "saslJaasConfig": target.getConfiguration().setSaslJaasConfig(property(camelContext, java.lang.String.class, value)); return true;
         case "saslmechanism":
-        case "saslMechanism": target.setSaslMechanism(property(camelContext, java.lang.String.class, value)); return true;
+        case "saslMechanism": target.getConfiguration().setSaslMechanism(property(camelContext, java.lang.String.class, value)); return true;
         case "saslpassword":
-        case "saslPassword": target.setSaslPassword(property(camelContext, java.lang.String.class, value)); return true;
+        case "saslPassword": target.getConfiguration().setSaslPassword(property(camelContext, java.lang.String.class, value)); return true;
         case "saslusername":
-        case "saslUsername": target.setSaslUsername(property(camelContext, java.lang.String.class, value)); return true;
+        case "saslUsername": target.getConfiguration().setSaslUsername(property(camelContext, java.lang.String.class, value)); return true;
         case "securityprotocol":
-        case "securityProtocol": target.setSecurityProtocol(property(camelContext, java.lang.String.class, value)); return true;
+        case "securityProtocol": target.getConfiguration().setSecurityProtocol(property(camelContext, java.lang.String.class, value)); return true;
         case "seekto":
-        case "seekTo": target.setSeekTo(property(camelContext, dev.kafkafetch.task.SeekPolicy.class, value)); return true;
+        case "seekTo": target.getConfiguration().setSeekTo(property(camelContext, dev.kafkafetch.task.SeekPolicy.class, value)); return true;
         case "sessiontimeoutms":
-        case "sessionTimeoutMs": target.setSessionTimeoutMs(property(camelContext, int.class, value)); return true;
+        case "sessionTimeoutMs": target.getConfiguration().setSessionTimeoutMs(property(camelContext, int.class, value)); return true;
         case "shutdowntimeout":
-        case "shutdownTimeout": target.setShutdownTimeout(property(camelContext, int.class, value)); return true;
+        case "shutdownTimeout": target.getConfiguration().setShutdownTimeout(property(camelContext, int.class, value)); return true;
         case "sslciphersuites":
-        case "sslCipherSuites": target.setSslCipherSuites(property(camelContext, java.lang.String.class, value)); return true;
+        case "sslCipherSuites": target.getConfiguration().setSslCipherSuites(property(camelContext, java.lang.String.class, value)); return true;
         case "sslenabledprotocols":
-        case "sslEnabledProtocols": target.setSslEnabledProtocols(property(camelContext, java.lang.String.class, value)); return true;
+        case "sslEnabledProtocols": target.getConfiguration().setSslEnabledProtocols(property(camelContext, java.lang.String.class, value)); return true;
         case "sslendpointalgorithm":
-        case "sslEndpointAlgorithm": target.setSslEndpointAlgorithm(property(camelContext, java.lang.String.class, value)); return true;
+        case "sslEndpointAlgorithm": target.getConfiguration().setSslEndpointAlgorithm(property(camelContext, java.lang.String.class, value)); return true;
         case "sslkeypassword":
-        case "sslKeyPassword": target.setSslKeyPassword(property(camelContext, java.lang.String.class, value)); return true;
+        case "sslKeyPassword": target.getConfiguration().setSslKeyPassword(property(camelContext, java.lang.String.class, value)); return true;
         case "sslkeymanageralgorithm":
-        case "sslKeymanagerAlgorithm": target.setSslKeymanagerAlgorithm(property(camelContext, java.lang.String.class, value)); return true;
+        case "sslKeymanagerAlgorithm": target.getConfiguration().setSslKeymanagerAlgorithm(property(camelContext, java.lang.String.class, value)); return true;
         case "sslkeystorelocation":
-        case "sslKeystoreLocation": target.setSslKeystoreLocation(property(camelContext, java.lang.String.class, value)); return true;
+        case "sslKeystoreLocation": target.getConfiguration().setSslKeystoreLocation(property(camelContext, java.lang.String.class, value)); return true;
         case "sslkeystorepassword":
-        case "sslKeystorePassword": target.setSslKeystorePassword(property(camelContext, java.lang.String.class, value)); return true;
+        case "sslKeystorePassword": target.getConfiguration().setSslKeystorePassword(property(camelContext, java.lang.String.class, value)); return true;
         case "sslkeystoretype":
-        case "sslKeystoreType": target.setSslKeystoreType(property(camelContext, java.lang.String.class, value)); return true;
+        case "sslKeystoreType": target.getConfiguration().setSslKeystoreType(property(camelContext, java.lang.String.class, value)); return true;
         case "sslprotocol":
-        case "sslProtocol": target.setSslProtocol(property(camelContext, java.lang.String.class, value)); return true;
+        case "sslProtocol": target.getConfiguration().setSslProtocol(property(camelContext, java.lang.String.class, value)); return true;
         case "sslprovider":
-        case "sslProvider": target.setSslProvider(property(camelContext, java.lang.String.class, value)); return true;
+        case "sslProvider": target.getConfiguration().setSslProvider(property(camelContext, java.lang.String.class, value)); return true;
         case "ssltrustmanageralgorithm":
-        case "sslTrustmanagerAlgorithm": target.setSslTrustmanagerAlgorithm(property(camelContext, java.lang.String.class, value)); return true;
+        case "sslTrustmanagerAlgorithm": target.getConfiguration().setSslTrustmanagerAlgorithm(property(camelContext, java.lang.String.class, value)); return true;
         case "ssltruststorelocation":
-        case "sslTruststoreLocation": target.setSslTruststoreLocation(property(camelContext, java.lang.String.class, value)); return true;
+        case "sslTruststoreLocation": target.getConfiguration().setSslTruststoreLocation(property(camelContext, java.lang.String.class, value)); return true;
         case "ssltruststorepassword":
-        case "sslTruststorePassword": target.setSslTruststorePassword(property(camelContext, java.lang.String.class, value)); return true;
+        case "sslTruststorePassword": target.getConfiguration().setSslTruststorePassword(property(camelContext, java.lang.String.class, value)); return true;
         case "ssltruststoretype":
-        case "sslTruststoreType": target.setSslTruststoreType(property(camelContext, java.lang.String.class, value)); return true;
+        case "sslTruststoreType": target.getConfiguration().setSslTruststoreType(property(camelContext, java.lang.String.class, value)); return true;
         case "stalltimeoutms":
-        case "stallTimeoutMs": target.setStallTimeoutMs(property(camelContext, long.class, value)); return true;
+        case "stallTimeoutMs": target.getConfiguration().setStallTimeoutMs(property(camelContext, long.class, value)); return true;
         case "topicispattern":
-        case "topicIsPattern": target.setTopicIsPattern(property(camelContext, boolean.class, value)); return true;
+        case "topicIsPattern": target.getConfiguration().setTopicIsPattern(property(camelContext, boolean.class, value)); return true;
         case "valuedeserializer":
-        case "valueDeserializer": target.setValueDeserializer(property(camelContext, java.lang.String.class, value)); return true;
+        case "valueDeserializer": target.getConfiguration().setValueDeserializer(property(camelContext, java.lang.String.class, value)); return true;
         default: return false;
         }
     }
@@ -281,126 +281,126 @@ public class KafkaFetchEndpointConfigurer extends PropertyConfigurerSupport impl
         KafkaFetchEndpoint target = (KafkaFetchEndpoint) obj;
         switch (ignoreCase ? name.toLowerCase() : name) {
         case "additionalproperties":
-        case "additionalProperties": return target.getAdditionalProperties();
+        case "additionalProperties": return target.getConfiguration().getAdditionalProperties();
         case "allowmanualcommit":
-        case "allowManualCommit": return target.isAllowManualCommit();
+        case "allowManualCommit": return target.getConfiguration().isAllowManualCommit();
         case "autocommitenable":
-        case "autoCommitEnable": return target.isAutoCommitEnable();
+        case "autoCommitEnable": return target.getConfiguration().isAutoCommitEnable();
         case "autocommitintervalms":
-        case "autoCommitIntervalMs": return target.getAutoCommitIntervalMs();
+        case "autoCommitIntervalMs": return target.getConfiguration().getAutoCommitIntervalMs();
         case "autooffsetreset":
-        case "autoOffsetReset": return target.getAutoOffsetReset();
-        case "batching": return target.isBatching();
+        case "autoOffsetReset": return target.getConfiguration().getAutoOffsetReset();
+        case "batching": return target.getConfiguration().isBatching();
         case "batchingintervalms":
-        case "batchingIntervalMs": return target.getBatchingIntervalMs();
+        case "batchingIntervalMs": return target.getConfiguration().getBatchingIntervalMs();
         case "breakonfirsterror":
-        case "breakOnFirstError": return target.isBreakOnFirstError();
+        case "breakOnFirstError": return target.getConfiguration().isBreakOnFirstError();
         case "breakonfirsterrormaxattempts":
-        case "breakOnFirstErrorMaxAttempts": return target.getBreakOnFirstErrorMaxAttempts();
+        case "breakOnFirstErrorMaxAttempts": return target.getConfiguration().getBreakOnFirstErrorMaxAttempts();
         case "bridgeerrorhandler":
         case "bridgeErrorHandler": return target.isBridgeErrorHandler();
-        case "brokers": return target.getBrokers();
+        case "brokers": return target.getConfiguration().getBrokers();
         case "clientid":
-        case "clientId": return target.getClientId();
+        case "clientId": return target.getConfiguration().getClientId();
         case "committimeoutms":
-        case "commitTimeoutMs": return target.getCommitTimeoutMs();
+        case "commitTimeoutMs": return target.getConfiguration().getCommitTimeoutMs();
         case "consumerscount":
-        case "consumersCount": return target.getConsumersCount();
+        case "consumersCount": return target.getConfiguration().getConsumersCount();
         case "deadlettertopic":
-        case "deadLetterTopic": return target.getDeadLetterTopic();
+        case "deadLetterTopic": return target.getConfiguration().getDeadLetterTopic();
         case "exceptionhandler":
         case "exceptionHandler": return target.getExceptionHandler();
         case "exchangepattern":
         case "exchangePattern": return target.getExchangePattern();
         case "groupid":
-        case "groupId": return target.getGroupId();
+        case "groupId": return target.getConfiguration().getGroupId();
         case "groupinstanceid":
-        case "groupInstanceId": return target.getGroupInstanceId();
+        case "groupInstanceId": return target.getConfiguration().getGroupInstanceId();
         case "groupprotocol":
-        case "groupProtocol": return target.getGroupProtocol();
+        case "groupProtocol": return target.getConfiguration().getGroupProtocol();
         case "groupremoteassignor":
-        case "groupRemoteAssignor": return target.getGroupRemoteAssignor();
+        case "groupRemoteAssignor": return target.getConfiguration().getGroupRemoteAssignor();
         case "headerdeserializer":
-        case "headerDeserializer": return target.getHeaderDeserializer();
+        case "headerDeserializer": return target.getConfiguration().getHeaderDeserializer();
         case "headerfilterstrategy":
-        case "headerFilterStrategy": return target.getHeaderFilterStrategy();
+        case "headerFilterStrategy": return target.getConfiguration().getHeaderFilterStrategy();
         case "heartbeatintervalms":
-        case "heartbeatIntervalMs": return target.getHeartbeatIntervalMs();
+        case "heartbeatIntervalMs": return target.getConfiguration().getHeartbeatIntervalMs();
         case "isolationlevel":
-        case "isolationLevel": return target.getIsolationLevel();
+        case "isolationLevel": return target.getConfiguration().getIsolationLevel();
         case "kafkamanualcommitfactory":
-        case "kafkaManualCommitFactory": return target.getKafkaManualCommitFactory();
+        case "kafkaManualCommitFactory": return target.getConfiguration().getKafkaManualCommitFactory();
         case "keydeserializer":
-        case "keyDeserializer": return target.getKeyDeserializer();
+        case "keyDeserializer": return target.getConfiguration().getKeyDeserializer();
         case "maxconcurrency":
-        case "maxConcurrency": return target.getMaxConcurrency();
+        case "maxConcurrency": return target.getConfiguration().getMaxConcurrency();
         case "maxinflightrecords":
-        case "maxInFlightRecords": return target.getMaxInFlightRecords();
+        case "maxInFlightRecords": return target.getConfiguration().getMaxInFlightRecords();
         case "maxpollintervalms":
-        case "maxPollIntervalMs": return target.getMaxPollIntervalMs();
+        case "maxPollIntervalMs": return target.getConfiguration().getMaxPollIntervalMs();
         case "maxpollrecords":
-        case "maxPollRecords": return target.getMaxPollRecords();
-        case "ordering": return target.getOrdering();
+        case "maxPollRecords": return target.getConfiguration().getMaxPollRecords();
+        case "ordering": return target.getConfiguration().getOrdering();
         case "partitionassignor":
-        case "partitionAssignor": return target.getPartitionAssignor();
+        case "partitionAssignor": return target.getConfiguration().getPartitionAssignor();
         case "pollonerror":
-        case "pollOnError": return target.getPollOnError();
+        case "pollOnError": return target.getConfiguration().getPollOnError();
         case "polltimeoutms":
-        case "pollTimeoutMs": return target.getPollTimeoutMs();
+        case "pollTimeoutMs": return target.getConfiguration().getPollTimeoutMs();
         case "revoketimeoutms":
-        case "revokeTimeoutMs": return target.getRevokeTimeoutMs();
+        case "revokeTimeoutMs": return target.getConfiguration().getRevokeTimeoutMs();
         case "saslauthtype":
-        case "saslAuthType": return target.getSaslAuthType();
+        case "saslAuthType": return target.getConfiguration().getSaslAuthType();
         case "sasljaasconfig":
-        case "saslJaasConfig": return target.getSaslJaasConfig();
+        case "saslJaasConfig": return target.getConfiguration().getSaslJaasConfig();
         case "saslmechanism":
-        case "saslMechanism": return target.getSaslMechanism();
+        case "saslMechanism": return target.getConfiguration().getSaslMechanism();
         case "saslpassword":
-        case "saslPassword": return target.getSaslPassword();
+        case "saslPassword": return target.getConfiguration().getSaslPassword();
         case "saslusername":
-        case "saslUsername": return target.getSaslUsername();
+        case "saslUsername": return target.getConfiguration().getSaslUsername();
         case "securityprotocol":
-        case "securityProtocol": return target.getSecurityProtocol();
+        case "securityProtocol": return target.getConfiguration().getSecurityProtocol();
         case "seekto":
-        case "seekTo": return target.getSeekTo();
+        case "seekTo": return target.getConfiguration().getSeekTo();
         case "sessiontimeoutms":
-        case "sessionTimeoutMs": return target.getSessionTimeoutMs();
+        case "sessionTimeoutMs": return target.getConfiguration().getSessionTimeoutMs();
         case "shutdowntimeout":
-        case "shutdownTimeout": return target.getShutdownTimeout();
+        case "shutdownTimeout": return target.getConfiguration().getShutdownTimeout();
         case "sslciphersuites":
-        case "sslCipherSuites": return target.getSslCipherSuites();
+        case "sslCipherSuites": return target.getConfiguration().getSslCipherSuites();
         case "sslenabledprotocols":
-        case "sslEnabledProtocols": return target.getSslEnabledProtocols();
+        case "sslEnabledProtocols": return target.getConfiguration().getSslEnabledProtocols();
         case "sslendpointalgorithm":
-        case "sslEndpointAlgorithm": return target.getSslEndpointAlgorithm();
+        case "sslEndpointAlgorithm": return target.getConfiguration().getSslEndpointAlgorithm();
         case "sslkeypassword":
-        case "sslKeyPassword": return target.getSslKeyPassword();
+        case "sslKeyPassword": return target.getConfiguration().getSslKeyPassword();
         case "sslkeymanageralgorithm":
-        case "sslKeymanagerAlgorithm": return target.getSslKeymanagerAlgorithm();
+        case "sslKeymanagerAlgorithm": return target.getConfiguration().getSslKeymanagerAlgorithm();
         case "sslkeystorelocation":
-        case "sslKeystoreLocation": return target.getSslKeystoreLocation();
+        case "sslKeystoreLocation": return target.getConfiguration().getSslKeystoreLocation();
         case "sslkeystorepassword":
-        case "sslKeystorePassword": return target.getSslKeystorePassword();
+        case "sslKeystorePassword": return target.getConfiguration().getSslKeystorePassword();
         case "sslkeystoretype":
-        case "sslKeystoreType": return target.getSslKeystoreType();
+        case "sslKeystoreType": return target.getConfiguration().getSslKeystoreType();
         case "sslprotocol":
-        case "sslProtocol": return target.getSslProtocol();
+        case "sslProtocol": return target.getConfiguration().getSslProtocol();
         case "sslprovider":
-        case "sslProvider": return target.getSslProvider();
+        case "sslProvider": return target.getConfiguration().getSslProvider();
         case "ssltrustmanageralgorithm":
-        case "sslTrustmanagerAlgorithm": return target.getSslTrustmanagerAlgorithm();
+        case "sslTrustmanagerAlgorithm": return target.getConfiguration().getSslTrustmanagerAlgorithm();
         case "ssltruststorelocation":
-        case "sslTruststoreLocation": return target.getSslTruststoreLocation();
+        case "sslTruststoreLocation": return target.getConfiguration().getSslTruststoreLocation();
         case "ssltruststorepassword":
-        case "sslTruststorePassword": return target.getSslTruststorePassword();
+        case "sslTruststorePassword": return target.getConfiguration().getSslTruststorePassword();
         case "ssltruststoretype":
-        case "sslTruststoreType": return target.getSslTruststoreType();
+        case "sslTruststoreType": return target.getConfiguration().getSslTruststoreType();
         case "stalltimeoutms":
-        case "stallTimeoutMs": return target.getStallTimeoutMs();
+        case "stallTimeoutMs": return target.getConfiguration().getStallTimeoutMs();
         case "topicispattern":
-        case "topicIsPattern": return target.isTopicIsPattern();
+        case "topicIsPattern": return target.getConfiguration().isTopicIsPattern();
         case "valuedeserializer":
-        case "valueDeserializer": return target.getValueDeserializer();
+        case "valueDeserializer": return target.getConfiguration().getValueDeserializer();
         default: return null;
         }
     }

@@ -32,58 +32,60 @@ final class EndpointSettings {
     private static final Pattern SECRET_KEY = Pattern.compile("(?i)(password|jaas|secret|token|credential|\\.key$)");
 
     private final KafkaFetchEndpoint e;
+    private final KafkaFetchConfiguration o;
 
     EndpointSettings(KafkaFetchEndpoint endpoint) {
         this.e = endpoint;
+        this.o = endpoint.getConfiguration();
     }
 
     TaskSettings build() {
-        String brokers = required("brokers", e.getBrokers());
-        String groupId = required("groupId", e.getGroupId());
-        positive("consumersCount", e.getConsumersCount());
-        positive("maxPollRecords", e.getMaxPollRecords());
-        positive("pollTimeoutMs", e.getPollTimeoutMs());
-        positive("autoCommitIntervalMs", e.getAutoCommitIntervalMs());
-        positive("commitTimeoutMs", e.getCommitTimeoutMs());
-        positive("shutdownTimeout", e.getShutdownTimeout());
-        positive("sessionTimeoutMs", e.getSessionTimeoutMs());
-        positive("heartbeatIntervalMs", e.getHeartbeatIntervalMs());
-        positive("maxConcurrency", e.getMaxConcurrency());
-        positive("maxInFlightRecords", e.getMaxInFlightRecords());
-        notNegative("revokeTimeoutMs", e.getRevokeTimeoutMs());
-        notNegative("stallTimeoutMs", e.getStallTimeoutMs());
-        if (e.getMaxPollIntervalMs() != null) {
-            positive("maxPollIntervalMs", e.getMaxPollIntervalMs());
+        String brokers = required("brokers", o.getBrokers());
+        String groupId = required("groupId", o.getGroupId());
+        positive("consumersCount", o.getConsumersCount());
+        positive("maxPollRecords", o.getMaxPollRecords());
+        positive("pollTimeoutMs", o.getPollTimeoutMs());
+        positive("autoCommitIntervalMs", o.getAutoCommitIntervalMs());
+        positive("commitTimeoutMs", o.getCommitTimeoutMs());
+        positive("shutdownTimeout", o.getShutdownTimeout());
+        positive("sessionTimeoutMs", o.getSessionTimeoutMs());
+        positive("heartbeatIntervalMs", o.getHeartbeatIntervalMs());
+        positive("maxConcurrency", o.getMaxConcurrency());
+        positive("maxInFlightRecords", o.getMaxInFlightRecords());
+        notNegative("revokeTimeoutMs", o.getRevokeTimeoutMs());
+        notNegative("stallTimeoutMs", o.getStallTimeoutMs());
+        if (o.getMaxPollIntervalMs() != null) {
+            positive("maxPollIntervalMs", o.getMaxPollIntervalMs());
         }
-        if (e.getBatchingIntervalMs() != null) {
-            positive("batchingIntervalMs", e.getBatchingIntervalMs());
+        if (o.getBatchingIntervalMs() != null) {
+            positive("batchingIntervalMs", o.getBatchingIntervalMs());
         }
-        notNegative("breakOnFirstErrorMaxAttempts", e.getBreakOnFirstErrorMaxAttempts());
-        if (e.getPollOnError() == null) {
+        notNegative("breakOnFirstErrorMaxAttempts", o.getBreakOnFirstErrorMaxAttempts());
+        if (o.getPollOnError() == null) {
             throw new IllegalArgumentException(
                     "kafka-fetch option pollOnError must be DISCARD, ERROR_HANDLER, RECONNECT, RETRY or STOP");
         }
-        if (e.isAllowManualCommit() && e.getKafkaManualCommitFactory() == null) {
+        if (o.isAllowManualCommit() && o.getKafkaManualCommitFactory() == null) {
             throw new IllegalArgumentException("kafka-fetch option kafkaManualCommitFactory is required with"
                                                + " allowManualCommit=true");
         }
-        if (e.getMaxInFlightRecords() < e.getMaxPollRecords()) {
-            throw new IllegalArgumentException("kafka-fetch option maxInFlightRecords (" + e.getMaxInFlightRecords()
-                                               + ") must be at least maxPollRecords (" + e.getMaxPollRecords()
+        if (o.getMaxInFlightRecords() < o.getMaxPollRecords()) {
+            throw new IllegalArgumentException("kafka-fetch option maxInFlightRecords (" + o.getMaxInFlightRecords()
+                                               + ") must be at least maxPollRecords (" + o.getMaxPollRecords()
                                                + "): one poll must fit in the window");
         }
-        if (e.getOrdering() == null) {
+        if (o.getOrdering() == null) {
             throw new IllegalArgumentException("kafka-fetch option ordering must be PARTITION, KEY or UNORDERED");
         }
-        String offsetReset = oneOf("autoOffsetReset", e.getAutoOffsetReset(), OFFSET_RESETS);
-        String groupProtocol = oneOf("groupProtocol", e.getGroupProtocol(), GROUP_PROTOCOLS);
-        String isolation = oneOf("isolationLevel", e.getIsolationLevel(), ISOLATION_LEVELS);
-        Class<?> keyDeserializer = deserializer("keyDeserializer", e.getKeyDeserializer());
-        Class<?> valueDeserializer = deserializer("valueDeserializer", e.getValueDeserializer());
+        String offsetReset = oneOf("autoOffsetReset", o.getAutoOffsetReset(), OFFSET_RESETS);
+        String groupProtocol = oneOf("groupProtocol", o.getGroupProtocol(), GROUP_PROTOCOLS);
+        String isolation = oneOf("isolationLevel", o.getIsolationLevel(), ISOLATION_LEVELS);
+        Class<?> keyDeserializer = deserializer("keyDeserializer", o.getKeyDeserializer());
+        Class<?> valueDeserializer = deserializer("valueDeserializer", o.getValueDeserializer());
 
         List<String> topics = null;
         Pattern pattern = null;
-        if (e.isTopicIsPattern()) {
+        if (o.isTopicIsPattern()) {
             try {
                 pattern = Pattern.compile(e.getTopic());
             } catch (PatternSyntaxException ex) {
@@ -103,7 +105,7 @@ final class EndpointSettings {
                 throw new IllegalArgumentException("kafka-fetch topic is empty");
             }
         }
-        String dlt = e.getDeadLetterTopic();
+        String dlt = o.getDeadLetterTopic();
         if (dlt != null
             && (topics != null && topics.contains(dlt) || pattern != null && pattern.matcher(dlt).matches())) {
             throw new IllegalArgumentException("kafka-fetch option deadLetterTopic (" + dlt
@@ -118,34 +120,34 @@ final class EndpointSettings {
         Properties props = new Properties();
         props.putAll(common);
         props.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
-        if (e.getGroupInstanceId() != null) {
-            props.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, e.getGroupInstanceId());
+        if (o.getGroupInstanceId() != null) {
+            props.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, o.getGroupInstanceId());
         }
-        if (e.getClientId() != null) {
-            props.put(ConsumerConfig.CLIENT_ID_CONFIG, e.getClientId());
+        if (o.getClientId() != null) {
+            props.put(ConsumerConfig.CLIENT_ID_CONFIG, o.getClientId());
         }
         props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, offsetReset);
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-        props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, Integer.toString(e.getMaxPollRecords()));
-        if (e.getMaxPollIntervalMs() != null) {
-            props.put(ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG, Integer.toString(e.getMaxPollIntervalMs()));
+        props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, Integer.toString(o.getMaxPollRecords()));
+        if (o.getMaxPollIntervalMs() != null) {
+            props.put(ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG, Integer.toString(o.getMaxPollIntervalMs()));
         }
         props.put(ConsumerConfig.GROUP_PROTOCOL_CONFIG, groupProtocol);
         if ("classic".equals(groupProtocol)) {
-            props.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, Integer.toString(e.getSessionTimeoutMs()));
-            props.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, Integer.toString(e.getHeartbeatIntervalMs()));
-            if (e.getPartitionAssignor() != null) {
-                loadable("partitionAssignor", e.getPartitionAssignor());
-                props.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, e.getPartitionAssignor());
+            props.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, Integer.toString(o.getSessionTimeoutMs()));
+            props.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, Integer.toString(o.getHeartbeatIntervalMs()));
+            if (o.getPartitionAssignor() != null) {
+                loadable("partitionAssignor", o.getPartitionAssignor());
+                props.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, o.getPartitionAssignor());
             }
-        } else if (e.getGroupRemoteAssignor() != null) {
-            props.put(ConsumerConfig.GROUP_REMOTE_ASSIGNOR_CONFIG, e.getGroupRemoteAssignor());
+        } else if (o.getGroupRemoteAssignor() != null) {
+            props.put(ConsumerConfig.GROUP_REMOTE_ASSIGNOR_CONFIG, o.getGroupRemoteAssignor());
         }
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolation);
         props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
         props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
 
-        Map<String, Object> extra = e.getAdditionalProperties();
+        Map<String, Object> extra = o.getAdditionalProperties();
         if (extra != null) {
             for (Map.Entry<String, Object> entry : extra.entrySet()) {
                 String key = entry.getKey();
@@ -173,11 +175,11 @@ final class EndpointSettings {
 
         KafkaFetchComponent c = e.getComponent();
         return new TaskSettings(groupId, props, common, keyDeserializer, valueDeserializer, topics, pattern,
-                e.getPollTimeoutMs(), e.getMaxPollRecords(), e.getMaxInFlightRecords(), e.getMaxConcurrency(),
-                e.getOrdering(), e.isAutoCommitEnable(), e.getAutoCommitIntervalMs(), e.getCommitTimeoutMs(),
-                e.getShutdownTimeout(), e.getRevokeTimeoutMs(), e.getSeekTo(), e.getStallTimeoutMs(), dlt,
-                e.isBreakOnFirstError(), e.getBreakOnFirstErrorMaxAttempts(), e.isAllowManualCommit(), e.isBatching(),
-                e.getBatchingIntervalMs() == null ? 0 : e.getBatchingIntervalMs(),
+                o.getPollTimeoutMs(), o.getMaxPollRecords(), o.getMaxInFlightRecords(), o.getMaxConcurrency(),
+                o.getOrdering(), o.isAutoCommitEnable(), o.getAutoCommitIntervalMs(), o.getCommitTimeoutMs(),
+                o.getShutdownTimeout(), o.getRevokeTimeoutMs(), o.getSeekTo(), o.getStallTimeoutMs(), dlt,
+                o.isBreakOnFirstError(), o.getBreakOnFirstErrorMaxAttempts(), o.isAllowManualCommit(), o.isBatching(),
+                o.getBatchingIntervalMs() == null ? 0 : o.getBatchingIntervalMs(),
                 c.getCreateConsumerBackoffMaxAttempts(), c.getCreateConsumerBackoffInterval(),
                 c.getSubscribeConsumerBackoffMaxAttempts(), c.getSubscribeConsumerBackoffInterval(), masker(props));
     }
@@ -189,14 +191,14 @@ final class EndpointSettings {
      * Messages never quote a secret value.
      */
     private Properties security() {
-        String protocol = oneOf("securityProtocol", e.getSecurityProtocol(), SECURITY_PROTOCOLS);
-        String mechanism = blankToNull(e.getSaslMechanism());
-        String jaas = blankToNull(e.getSaslJaasConfig());
-        KafkaAuthType auth = e.getSaslAuthType();
+        String protocol = oneOf("securityProtocol", o.getSecurityProtocol(), SECURITY_PROTOCOLS);
+        String mechanism = blankToNull(o.getSaslMechanism());
+        String jaas = blankToNull(o.getSaslJaasConfig());
+        KafkaAuthType auth = o.getSaslAuthType();
         boolean credentialsType = auth != null && auth.usesCredentials();
         if (!credentialsType) {
-            String given = e.getSaslUsername() != null ? "saslUsername"
-                    : e.getSaslPassword() != null ? "saslPassword" : null;
+            String given = o.getSaslUsername() != null ? "saslUsername"
+                    : o.getSaslPassword() != null ? "saslPassword" : null;
             if (given != null) {
                 throw new IllegalArgumentException("kafka-fetch option " + given + " is only used with saslAuthType"
                                                    + " PLAIN, SCRAM_SHA_256 or SCRAM_SHA_512 (saslAuthType is "
@@ -211,12 +213,12 @@ final class EndpointSettings {
                                                        + " only for PLAIN, SCRAM_SHA_256 and SCRAM_SHA_512 (other"
                                                        + " sasl.* client settings go through additionalProperties)");
                 }
-                String username = e.getSaslUsername();
+                String username = o.getSaslUsername();
                 if (username == null || username.isBlank()) {
                     throw new IllegalArgumentException("kafka-fetch option saslUsername is required with saslAuthType="
                                                        + auth + " (or set saslJaasConfig)");
                 }
-                String password = e.getSaslPassword();
+                String password = o.getSaslPassword();
                 if (password == null || password.isEmpty()) {
                     throw new IllegalArgumentException("kafka-fetch option saslPassword is required with saslAuthType="
                                                        + auth + " (or set saslJaasConfig)");
@@ -228,8 +230,8 @@ final class EndpointSettings {
         } else if (auth == KafkaAuthType.SSL) {
             protocol = "SSL";
         } else if (auth == KafkaAuthType.NONE) {
-            boolean stores = blankToNull(e.getSslKeystoreLocation()) != null
-                             || blankToNull(e.getSslTruststoreLocation()) != null;
+            boolean stores = blankToNull(o.getSslKeystoreLocation()) != null
+                             || blankToNull(o.getSslTruststoreLocation()) != null;
             protocol = stores || "SSL".equals(protocol) ? "SSL" : "PLAINTEXT";
         }
 
@@ -237,20 +239,20 @@ final class EndpointSettings {
         p.put(CommonClientConfigs.SECURITY_PROTOCOL_CONFIG, protocol);
         putIfSet(p, SaslConfigs.SASL_MECHANISM, mechanism);
         putIfSet(p, SaslConfigs.SASL_JAAS_CONFIG, jaas);
-        putIfSet(p, SslConfigs.SSL_KEYSTORE_LOCATION_CONFIG, e.getSslKeystoreLocation());
-        putIfSet(p, SslConfigs.SSL_KEYSTORE_PASSWORD_CONFIG, e.getSslKeystorePassword());
-        putIfSet(p, SslConfigs.SSL_KEY_PASSWORD_CONFIG, e.getSslKeyPassword());
-        putIfSet(p, SslConfigs.SSL_KEYSTORE_TYPE_CONFIG, e.getSslKeystoreType());
-        putIfSet(p, SslConfigs.SSL_TRUSTSTORE_LOCATION_CONFIG, e.getSslTruststoreLocation());
-        putIfSet(p, SslConfigs.SSL_TRUSTSTORE_PASSWORD_CONFIG, e.getSslTruststorePassword());
-        putIfSet(p, SslConfigs.SSL_TRUSTSTORE_TYPE_CONFIG, e.getSslTruststoreType());
-        putIfSet(p, SslConfigs.SSL_PROTOCOL_CONFIG, e.getSslProtocol());
-        putIfSet(p, SslConfigs.SSL_ENABLED_PROTOCOLS_CONFIG, e.getSslEnabledProtocols());
-        putIfSet(p, SslConfigs.SSL_KEYMANAGER_ALGORITHM_CONFIG, e.getSslKeymanagerAlgorithm());
-        putIfSet(p, SslConfigs.SSL_TRUSTMANAGER_ALGORITHM_CONFIG, e.getSslTrustmanagerAlgorithm());
-        putIfSet(p, SslConfigs.SSL_CIPHER_SUITES_CONFIG, e.getSslCipherSuites());
-        putIfSet(p, SslConfigs.SSL_PROVIDER_CONFIG, e.getSslProvider());
-        String endpointAlgorithm = e.getSslEndpointAlgorithm();
+        putIfSet(p, SslConfigs.SSL_KEYSTORE_LOCATION_CONFIG, o.getSslKeystoreLocation());
+        putIfSet(p, SslConfigs.SSL_KEYSTORE_PASSWORD_CONFIG, o.getSslKeystorePassword());
+        putIfSet(p, SslConfigs.SSL_KEY_PASSWORD_CONFIG, o.getSslKeyPassword());
+        putIfSet(p, SslConfigs.SSL_KEYSTORE_TYPE_CONFIG, o.getSslKeystoreType());
+        putIfSet(p, SslConfigs.SSL_TRUSTSTORE_LOCATION_CONFIG, o.getSslTruststoreLocation());
+        putIfSet(p, SslConfigs.SSL_TRUSTSTORE_PASSWORD_CONFIG, o.getSslTruststorePassword());
+        putIfSet(p, SslConfigs.SSL_TRUSTSTORE_TYPE_CONFIG, o.getSslTruststoreType());
+        putIfSet(p, SslConfigs.SSL_PROTOCOL_CONFIG, o.getSslProtocol());
+        putIfSet(p, SslConfigs.SSL_ENABLED_PROTOCOLS_CONFIG, o.getSslEnabledProtocols());
+        putIfSet(p, SslConfigs.SSL_KEYMANAGER_ALGORITHM_CONFIG, o.getSslKeymanagerAlgorithm());
+        putIfSet(p, SslConfigs.SSL_TRUSTMANAGER_ALGORITHM_CONFIG, o.getSslTrustmanagerAlgorithm());
+        putIfSet(p, SslConfigs.SSL_CIPHER_SUITES_CONFIG, o.getSslCipherSuites());
+        putIfSet(p, SslConfigs.SSL_PROVIDER_CONFIG, o.getSslProvider());
+        String endpointAlgorithm = o.getSslEndpointAlgorithm();
         if (endpointAlgorithm != null) {
             String a = endpointAlgorithm.trim();
             // as camel-kafka: none or false turns hostname verification off (Kafka's empty value)

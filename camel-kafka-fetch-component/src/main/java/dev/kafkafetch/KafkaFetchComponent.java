@@ -1,5 +1,6 @@
 package dev.kafkafetch;
 
+import java.util.HashMap;
 import java.util.Map;
 
 import dev.kafkafetch.error.PollExceptionStrategy;
@@ -7,13 +8,22 @@ import org.apache.camel.Endpoint;
 import org.apache.camel.spi.Metadata;
 import org.apache.camel.spi.annotations.Component;
 import org.apache.camel.support.HealthCheckComponent;
+import org.apache.camel.support.PropertyBindingSupport;
+import org.apache.camel.util.PropertiesHelper;
 
 /**
  * The {@code kafka-fetch} component: consumes Kafka topics into Camel routes with dedicated fetch tasks, commits only
  * finished work, and processes records in parallel inside a bounded window.
+ * <p>
+ * It holds a {@link KafkaFetchConfiguration} whose every option can be set once for an application
+ * ({@code camel.component.kafka-fetch.<option>}); each endpoint gets a copy, and the endpoint URI's options override
+ * it. {@code additionalProperties} merge: the endpoint's entries are added to the component's.
  */
 @Component("kafka-fetch")
 public class KafkaFetchComponent extends HealthCheckComponent {
+
+    @Metadata(description = "Options every kafka-fetch endpoint starts from; an endpoint's own options override them.")
+    private KafkaFetchConfiguration configuration = new KafkaFetchConfiguration();
 
     @Metadata(label = "consumer,advanced", defaultValue = "5000",
               description = "The delay in milliseconds to wait before trying again to create the kafka consumer"
@@ -50,10 +60,27 @@ public class KafkaFetchComponent extends HealthCheckComponent {
             throw new IllegalArgumentException(
                     "kafka-fetch: the topic is missing, e.g. kafka-fetch:orders?brokers=...");
         }
+        Map<String, Object> endpointAdditional = PropertiesHelper.extractProperties(parameters,
+                "additionalProperties.");
         KafkaFetchEndpoint endpoint = new KafkaFetchEndpoint(uri, this);
+        endpoint.setConfiguration(getConfiguration().copy());
         endpoint.setTopic(remaining);
         setProperties(endpoint, parameters);
+        if (!endpointAdditional.isEmpty()) {
+            Map<String, Object> resolved = new HashMap<>();
+            // #bean and #class values are resolved as in any other option
+            PropertyBindingSupport.bindProperties(getCamelContext(), resolved, endpointAdditional);
+            endpoint.getConfiguration().getAdditionalProperties().putAll(resolved);
+        }
         return endpoint;
+    }
+
+    public KafkaFetchConfiguration getConfiguration() {
+        return configuration;
+    }
+
+    public void setConfiguration(KafkaFetchConfiguration configuration) {
+        this.configuration = configuration;
     }
 
     public long getCreateConsumerBackoffInterval() {

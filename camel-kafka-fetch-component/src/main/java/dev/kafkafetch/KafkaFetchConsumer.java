@@ -136,7 +136,7 @@ public class KafkaFetchConsumer extends DefaultConsumer
             }
         }
         ExecutorServiceManager esm = endpoint.getCamelContext().getExecutorServiceManager();
-        int count = endpoint.getConsumersCount();
+        int count = endpoint.getConfiguration().getConsumersCount();
         String topic = settings.subscription();
         fetchThreads = esm.newFixedThreadPool(this, "KafkaFetchConsumer[" + topic + "]", count);
         // a hand-off pool: the dispatcher never starts more records than its slots, so threads stay within
@@ -155,14 +155,15 @@ public class KafkaFetchConsumer extends DefaultConsumer
             deadLetters = new DeadLetterPublisher(settings.deadLetterTopic(), settings.groupId(),
                     settings.producerProperties(), deadLetterSender);
         }
-        ExchangeBuilder builder = new ExchangeBuilder(endpoint.getHeaderFilterStrategy(),
-                endpoint.getHeaderDeserializer(), settings.groupId(),
+        KafkaFetchConfiguration configuration = endpoint.getConfiguration();
+        ExchangeBuilder builder = new ExchangeBuilder(configuration.getHeaderFilterStrategy(),
+                configuration.getHeaderDeserializer(), settings.groupId(),
                 !settings.autoCommitEnable() || settings.allowManualCommit(),
-                settings.allowManualCommit() ? endpoint.getKafkaManualCommitFactory() : null);
+                settings.allowManualCommit() ? configuration.getKafkaManualCommitFactory() : null);
         boolean failuresHandledElsewhere = deadLetters != null || settings.breakOnFirstError();
         PollExceptionStrategy pollErrors = endpoint.getComponent().getPollExceptionStrategy() != null
                 ? endpoint.getComponent().getPollExceptionStrategy()
-                : new ConfiguredPollExceptionStrategy(endpoint.getPollOnError());
+                : new ConfiguredPollExceptionStrategy(configuration.getPollOnError());
         List<KafkaFetchRecords> created = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
             TaskSettings taskSettings = settings.forTask(i, count);
@@ -185,9 +186,10 @@ public class KafkaFetchConsumer extends DefaultConsumer
 
     private HealthCheck newHealthCheck(HealthCheck.Kind kind) {
         KafkaFetchEndpoint e = getEndpoint();
-        HealthSettings health = new HealthSettings(e.getTopic(), settings.groupId(), e.getBrokers(),
-                settings.pollTimeoutMs(), e.getSessionTimeoutMs(), e.getHeartbeatIntervalMs(),
-                e.getMaxPollIntervalMs() != null ? e.getMaxPollIntervalMs()
+        KafkaFetchConfiguration c = e.getConfiguration();
+        HealthSettings health = new HealthSettings(e.getTopic(), settings.groupId(), c.getBrokers(),
+                settings.pollTimeoutMs(), c.getSessionTimeoutMs(), c.getHeartbeatIntervalMs(),
+                c.getMaxPollIntervalMs() != null ? c.getMaxPollIntervalMs()
                         : HealthSettings.DEFAULT_MAX_POLL_INTERVAL_MS);
         KafkaFetchConsumerHealthCheck check = new KafkaFetchConsumerHealthCheck(getRouteId(), kind, health,
                 this::taskSnapshots);
