@@ -37,7 +37,7 @@ public class KafkaFetchComponentConfigurer extends PropertyConfigurerSupport imp
         case "autocommitenable":
         case "autoCommitEnable": getOrCreateConfiguration(target).setAutoCommitEnable(property(camelContext, boolean.class, value)); return true;
         case "autocommitintervalms":
-        case "autoCommitIntervalMs": getOrCreateConfiguration(target).setAutoCommitIntervalMs(property(camelContext, long.class, value)); return true;
+        case "autoCommitIntervalMs": getOrCreateConfiguration(target).setAutoCommitIntervalMs(property(camelContext, java.lang.Integer.class, value)); return true;
         case "autooffsetreset":
         case "autoOffsetReset": getOrCreateConfiguration(target).setAutoOffsetReset(property(camelContext, java.lang.String.class, value)); return true;
         case "autowiredenabled":
@@ -52,11 +52,15 @@ public class KafkaFetchComponentConfigurer extends PropertyConfigurerSupport imp
         case "bridgeerrorhandler":
         case "bridgeErrorHandler": target.setBridgeErrorHandler(property(camelContext, boolean.class, value)); return true;
         case "brokers": getOrCreateConfiguration(target).setBrokers(property(camelContext, java.lang.String.class, value)); return true;
+        case "checkcrcs":
+        case "checkCrcs": getOrCreateConfiguration(target).setCheckCrcs(property(camelContext, java.lang.Boolean.class, value)); return true;
         case "clientid":
         case "clientId": getOrCreateConfiguration(target).setClientId(property(camelContext, java.lang.String.class, value)); return true;
         case "committimeoutms":
-        case "commitTimeoutMs": getOrCreateConfiguration(target).setCommitTimeoutMs(property(camelContext, long.class, value)); return true;
+        case "commitTimeoutMs": getOrCreateConfiguration(target).setCommitTimeoutMs(property(camelContext, java.lang.Long.class, value)); return true;
         case "configuration": target.setConfiguration(property(camelContext, dev.kafkafetch.KafkaFetchConfiguration.class, value)); return true;
+        case "consumerrequesttimeoutms":
+        case "consumerRequestTimeoutMs": getOrCreateConfiguration(target).setConsumerRequestTimeoutMs(property(camelContext, java.lang.Integer.class, value)); return true;
         case "consumerscount":
         case "consumersCount": getOrCreateConfiguration(target).setConsumersCount(property(camelContext, int.class, value)); return true;
         case "createconsumerbackoffinterval":
@@ -65,6 +69,12 @@ public class KafkaFetchComponentConfigurer extends PropertyConfigurerSupport imp
         case "createConsumerBackoffMaxAttempts": target.setCreateConsumerBackoffMaxAttempts(property(camelContext, int.class, value)); return true;
         case "deadlettertopic":
         case "deadLetterTopic": getOrCreateConfiguration(target).setDeadLetterTopic(property(camelContext, java.lang.String.class, value)); return true;
+        case "fetchmaxbytes":
+        case "fetchMaxBytes": getOrCreateConfiguration(target).setFetchMaxBytes(property(camelContext, java.lang.Integer.class, value)); return true;
+        case "fetchminbytes":
+        case "fetchMinBytes": getOrCreateConfiguration(target).setFetchMinBytes(property(camelContext, java.lang.Integer.class, value)); return true;
+        case "fetchwaitmaxms":
+        case "fetchWaitMaxMs": getOrCreateConfiguration(target).setFetchWaitMaxMs(property(camelContext, java.lang.Integer.class, value)); return true;
         case "groupid":
         case "groupId": getOrCreateConfiguration(target).setGroupId(property(camelContext, java.lang.String.class, value)); return true;
         case "groupinstanceid":
@@ -82,21 +92,49 @@ public class KafkaFetchComponentConfigurer extends PropertyConfigurerSupport imp
         case "healthcheckproducerenabled":
         case "healthCheckProducerEnabled": target.setHealthCheckProducerEnabled(property(camelContext, boolean.class, value)); return true;
         case "heartbeatintervalms":
-        case "heartbeatIntervalMs": getOrCreateConfiguration(target).setHeartbeatIntervalMs(property(camelContext, int.class, value)); return true;
+        case "heartbeatIntervalMs": getOrCreateConfiguration(target).setHeartbeatIntervalMs(property(camelContext, java.lang.Integer.class, value)); return true;
+        case "interceptorclasses":
+        case "interceptorClasses": getOrCreateConfiguration(target).setInterceptorClasses(property(camelContext, java.lang.String.class, value)); return true;
         case "isolationlevel":
         case "isolationLevel": getOrCreateConfiguration(target).setIsolationLevel(property(camelContext, java.lang.String.class, value)); return true;
         case "kafkamanualcommitfactory":
         case "kafkaManualCommitFactory": getOrCreateConfiguration(target).setKafkaManualCommitFactory(property(camelContext, dev.kafkafetch.commit.KafkaManualCommitFactory.class, value)); return true;
+        case "kerberosbeforereloginmintime":
+        case "kerberosBeforeReloginMinTime": getOrCreateConfiguration(target).setKerberosBeforeReloginMinTime(property(camelContext, java.lang.Integer.class, value)); return true;
+        case "kerberosconfiglocation":
+        case "kerberosConfigLocation": getOrCreateConfiguration(target).setKerberosConfigLocation(property(camelContext, java.lang.String.class, value)); return true;
+        case "kerberosinitcmd":
+        case "kerberosInitCmd": getOrCreateConfiguration(target).setKerberosInitCmd(property(camelContext, java.lang.String.class, value)); return true;
+        case "kerberosprincipaltolocalrules":
+        case "kerberosPrincipalToLocalRules": getOrCreateConfiguration(target).setKerberosPrincipalToLocalRules(property(camelContext, java.lang.String.class, value)); return true;
+        case "kerberosrenewjitter":
+        case "kerberosRenewJitter": getOrCreateConfiguration(target).setKerberosRenewJitter(property(camelContext, java.lang.Double.class, value)); return true;
+        case "kerberosrenewwindowfactor":
+        case "kerberosRenewWindowFactor": getOrCreateConfiguration(target).setKerberosRenewWindowFactor(property(camelContext, java.lang.Double.class, value)); return true;
         case "keydeserializer":
         case "keyDeserializer": getOrCreateConfiguration(target).setKeyDeserializer(property(camelContext, java.lang.String.class, value)); return true;
         case "maxconcurrency":
         case "maxConcurrency": getOrCreateConfiguration(target).setMaxConcurrency(property(camelContext, int.class, value)); return true;
         case "maxinflightrecords":
         case "maxInFlightRecords": getOrCreateConfiguration(target).setMaxInFlightRecords(property(camelContext, int.class, value)); return true;
+        case "maxpartitionfetchbytes":
+        case "maxPartitionFetchBytes": getOrCreateConfiguration(target).setMaxPartitionFetchBytes(property(camelContext, java.lang.Integer.class, value)); return true;
         case "maxpollintervalms":
         case "maxPollIntervalMs": getOrCreateConfiguration(target).setMaxPollIntervalMs(property(camelContext, java.lang.Integer.class, value)); return true;
         case "maxpollrecords":
-        case "maxPollRecords": getOrCreateConfiguration(target).setMaxPollRecords(property(camelContext, int.class, value)); return true;
+        case "maxPollRecords": getOrCreateConfiguration(target).setMaxPollRecords(property(camelContext, java.lang.Integer.class, value)); return true;
+        case "metadatamaxagems":
+        case "metadataMaxAgeMs": getOrCreateConfiguration(target).setMetadataMaxAgeMs(property(camelContext, java.lang.Integer.class, value)); return true;
+        case "oauthclientid":
+        case "oauthClientId": getOrCreateConfiguration(target).setOauthClientId(property(camelContext, java.lang.String.class, value)); return true;
+        case "oauthclientsecret":
+        case "oauthClientSecret": getOrCreateConfiguration(target).setOauthClientSecret(property(camelContext, java.lang.String.class, value)); return true;
+        case "oauthscope":
+        case "oauthScope": getOrCreateConfiguration(target).setOauthScope(property(camelContext, java.lang.String.class, value)); return true;
+        case "oauthtokenendpointuri":
+        case "oauthTokenEndpointUri": getOrCreateConfiguration(target).setOauthTokenEndpointUri(property(camelContext, java.lang.String.class, value)); return true;
+        case "offsetrepository":
+        case "offsetRepository": getOrCreateConfiguration(target).setOffsetRepository(property(camelContext, org.apache.camel.spi.StateRepository.class, value)); return true;
         case "ordering": getOrCreateConfiguration(target).setOrdering(property(camelContext, dev.kafkafetch.dispatch.Ordering.class, value)); return true;
         case "partitionassignor":
         case "partitionAssignor": getOrCreateConfiguration(target).setPartitionAssignor(property(camelContext, java.lang.String.class, value)); return true;
@@ -105,29 +143,45 @@ public class KafkaFetchComponentConfigurer extends PropertyConfigurerSupport imp
         case "pollonerror":
         case "pollOnError": getOrCreateConfiguration(target).setPollOnError(property(camelContext, dev.kafkafetch.error.PollOnError.class, value)); return true;
         case "polltimeoutms":
-        case "pollTimeoutMs": getOrCreateConfiguration(target).setPollTimeoutMs(property(camelContext, long.class, value)); return true;
+        case "pollTimeoutMs": getOrCreateConfiguration(target).setPollTimeoutMs(property(camelContext, java.lang.Long.class, value)); return true;
+        case "prevalidatehostandport":
+        case "preValidateHostAndPort": getOrCreateConfiguration(target).setPreValidateHostAndPort(property(camelContext, boolean.class, value)); return true;
+        case "reconnectbackoffmaxms":
+        case "reconnectBackoffMaxMs": getOrCreateConfiguration(target).setReconnectBackoffMaxMs(property(camelContext, java.lang.Integer.class, value)); return true;
+        case "retrybackoffmaxms":
+        case "retryBackoffMaxMs": getOrCreateConfiguration(target).setRetryBackoffMaxMs(property(camelContext, java.lang.Integer.class, value)); return true;
+        case "retrybackoffms":
+        case "retryBackoffMs": getOrCreateConfiguration(target).setRetryBackoffMs(property(camelContext, java.lang.Integer.class, value)); return true;
         case "revoketimeoutms":
         case "revokeTimeoutMs": getOrCreateConfiguration(target).setRevokeTimeoutMs(property(camelContext, long.class, value)); return true;
         case "saslauthtype":
         case "saslAuthType": getOrCreateConfiguration(target).setSaslAuthType(property(camelContext, dev.kafkafetch.security.KafkaAuthType.class, value)); return true;
         case "sasljaasconfig":
         case "saslJaasConfig": getOrCreateConfiguration(target).setSaslJaasConfig(property(camelContext, java.lang.String.class, value)); return true;
+        case "saslkerberosservicename":
+        case "saslKerberosServiceName": getOrCreateConfiguration(target).setSaslKerberosServiceName(property(camelContext, java.lang.String.class, value)); return true;
         case "saslmechanism":
         case "saslMechanism": getOrCreateConfiguration(target).setSaslMechanism(property(camelContext, java.lang.String.class, value)); return true;
         case "saslpassword":
         case "saslPassword": getOrCreateConfiguration(target).setSaslPassword(property(camelContext, java.lang.String.class, value)); return true;
         case "saslusername":
         case "saslUsername": getOrCreateConfiguration(target).setSaslUsername(property(camelContext, java.lang.String.class, value)); return true;
+        case "schemaregistryurl":
+        case "schemaRegistryURL": getOrCreateConfiguration(target).setSchemaRegistryURL(property(camelContext, java.lang.String.class, value)); return true;
         case "securityprotocol":
         case "securityProtocol": getOrCreateConfiguration(target).setSecurityProtocol(property(camelContext, java.lang.String.class, value)); return true;
         case "seekto":
         case "seekTo": getOrCreateConfiguration(target).setSeekTo(property(camelContext, dev.kafkafetch.task.SeekPolicy.class, value)); return true;
         case "sessiontimeoutms":
-        case "sessionTimeoutMs": getOrCreateConfiguration(target).setSessionTimeoutMs(property(camelContext, int.class, value)); return true;
+        case "sessionTimeoutMs": getOrCreateConfiguration(target).setSessionTimeoutMs(property(camelContext, java.lang.Integer.class, value)); return true;
         case "shutdowntimeout":
         case "shutdownTimeout": getOrCreateConfiguration(target).setShutdownTimeout(property(camelContext, int.class, value)); return true;
+        case "specificavroreader":
+        case "specificAvroReader": getOrCreateConfiguration(target).setSpecificAvroReader(property(camelContext, boolean.class, value)); return true;
         case "sslciphersuites":
         case "sslCipherSuites": getOrCreateConfiguration(target).setSslCipherSuites(property(camelContext, java.lang.String.class, value)); return true;
+        case "sslcontextparameters":
+        case "sslContextParameters": getOrCreateConfiguration(target).setSslContextParameters(property(camelContext, org.apache.camel.support.jsse.SSLContextParameters.class, value)); return true;
         case "sslenabledprotocols":
         case "sslEnabledProtocols": getOrCreateConfiguration(target).setSslEnabledProtocols(property(camelContext, java.lang.String.class, value)); return true;
         case "sslendpointalgorithm":
@@ -178,7 +232,7 @@ public class KafkaFetchComponentConfigurer extends PropertyConfigurerSupport imp
         case "autocommitenable":
         case "autoCommitEnable": return boolean.class;
         case "autocommitintervalms":
-        case "autoCommitIntervalMs": return long.class;
+        case "autoCommitIntervalMs": return java.lang.Integer.class;
         case "autooffsetreset":
         case "autoOffsetReset": return java.lang.String.class;
         case "autowiredenabled":
@@ -193,11 +247,15 @@ public class KafkaFetchComponentConfigurer extends PropertyConfigurerSupport imp
         case "bridgeerrorhandler":
         case "bridgeErrorHandler": return boolean.class;
         case "brokers": return java.lang.String.class;
+        case "checkcrcs":
+        case "checkCrcs": return java.lang.Boolean.class;
         case "clientid":
         case "clientId": return java.lang.String.class;
         case "committimeoutms":
-        case "commitTimeoutMs": return long.class;
+        case "commitTimeoutMs": return java.lang.Long.class;
         case "configuration": return dev.kafkafetch.KafkaFetchConfiguration.class;
+        case "consumerrequesttimeoutms":
+        case "consumerRequestTimeoutMs": return java.lang.Integer.class;
         case "consumerscount":
         case "consumersCount": return int.class;
         case "createconsumerbackoffinterval":
@@ -206,6 +264,12 @@ public class KafkaFetchComponentConfigurer extends PropertyConfigurerSupport imp
         case "createConsumerBackoffMaxAttempts": return int.class;
         case "deadlettertopic":
         case "deadLetterTopic": return java.lang.String.class;
+        case "fetchmaxbytes":
+        case "fetchMaxBytes": return java.lang.Integer.class;
+        case "fetchminbytes":
+        case "fetchMinBytes": return java.lang.Integer.class;
+        case "fetchwaitmaxms":
+        case "fetchWaitMaxMs": return java.lang.Integer.class;
         case "groupid":
         case "groupId": return java.lang.String.class;
         case "groupinstanceid":
@@ -223,21 +287,49 @@ public class KafkaFetchComponentConfigurer extends PropertyConfigurerSupport imp
         case "healthcheckproducerenabled":
         case "healthCheckProducerEnabled": return boolean.class;
         case "heartbeatintervalms":
-        case "heartbeatIntervalMs": return int.class;
+        case "heartbeatIntervalMs": return java.lang.Integer.class;
+        case "interceptorclasses":
+        case "interceptorClasses": return java.lang.String.class;
         case "isolationlevel":
         case "isolationLevel": return java.lang.String.class;
         case "kafkamanualcommitfactory":
         case "kafkaManualCommitFactory": return dev.kafkafetch.commit.KafkaManualCommitFactory.class;
+        case "kerberosbeforereloginmintime":
+        case "kerberosBeforeReloginMinTime": return java.lang.Integer.class;
+        case "kerberosconfiglocation":
+        case "kerberosConfigLocation": return java.lang.String.class;
+        case "kerberosinitcmd":
+        case "kerberosInitCmd": return java.lang.String.class;
+        case "kerberosprincipaltolocalrules":
+        case "kerberosPrincipalToLocalRules": return java.lang.String.class;
+        case "kerberosrenewjitter":
+        case "kerberosRenewJitter": return java.lang.Double.class;
+        case "kerberosrenewwindowfactor":
+        case "kerberosRenewWindowFactor": return java.lang.Double.class;
         case "keydeserializer":
         case "keyDeserializer": return java.lang.String.class;
         case "maxconcurrency":
         case "maxConcurrency": return int.class;
         case "maxinflightrecords":
         case "maxInFlightRecords": return int.class;
+        case "maxpartitionfetchbytes":
+        case "maxPartitionFetchBytes": return java.lang.Integer.class;
         case "maxpollintervalms":
         case "maxPollIntervalMs": return java.lang.Integer.class;
         case "maxpollrecords":
-        case "maxPollRecords": return int.class;
+        case "maxPollRecords": return java.lang.Integer.class;
+        case "metadatamaxagems":
+        case "metadataMaxAgeMs": return java.lang.Integer.class;
+        case "oauthclientid":
+        case "oauthClientId": return java.lang.String.class;
+        case "oauthclientsecret":
+        case "oauthClientSecret": return java.lang.String.class;
+        case "oauthscope":
+        case "oauthScope": return java.lang.String.class;
+        case "oauthtokenendpointuri":
+        case "oauthTokenEndpointUri": return java.lang.String.class;
+        case "offsetrepository":
+        case "offsetRepository": return org.apache.camel.spi.StateRepository.class;
         case "ordering": return dev.kafkafetch.dispatch.Ordering.class;
         case "partitionassignor":
         case "partitionAssignor": return java.lang.String.class;
@@ -246,29 +338,45 @@ public class KafkaFetchComponentConfigurer extends PropertyConfigurerSupport imp
         case "pollonerror":
         case "pollOnError": return dev.kafkafetch.error.PollOnError.class;
         case "polltimeoutms":
-        case "pollTimeoutMs": return long.class;
+        case "pollTimeoutMs": return java.lang.Long.class;
+        case "prevalidatehostandport":
+        case "preValidateHostAndPort": return boolean.class;
+        case "reconnectbackoffmaxms":
+        case "reconnectBackoffMaxMs": return java.lang.Integer.class;
+        case "retrybackoffmaxms":
+        case "retryBackoffMaxMs": return java.lang.Integer.class;
+        case "retrybackoffms":
+        case "retryBackoffMs": return java.lang.Integer.class;
         case "revoketimeoutms":
         case "revokeTimeoutMs": return long.class;
         case "saslauthtype":
         case "saslAuthType": return dev.kafkafetch.security.KafkaAuthType.class;
         case "sasljaasconfig":
         case "saslJaasConfig": return java.lang.String.class;
+        case "saslkerberosservicename":
+        case "saslKerberosServiceName": return java.lang.String.class;
         case "saslmechanism":
         case "saslMechanism": return java.lang.String.class;
         case "saslpassword":
         case "saslPassword": return java.lang.String.class;
         case "saslusername":
         case "saslUsername": return java.lang.String.class;
+        case "schemaregistryurl":
+        case "schemaRegistryURL": return java.lang.String.class;
         case "securityprotocol":
         case "securityProtocol": return java.lang.String.class;
         case "seekto":
         case "seekTo": return dev.kafkafetch.task.SeekPolicy.class;
         case "sessiontimeoutms":
-        case "sessionTimeoutMs": return int.class;
+        case "sessionTimeoutMs": return java.lang.Integer.class;
         case "shutdowntimeout":
         case "shutdownTimeout": return int.class;
+        case "specificavroreader":
+        case "specificAvroReader": return boolean.class;
         case "sslciphersuites":
         case "sslCipherSuites": return java.lang.String.class;
+        case "sslcontextparameters":
+        case "sslContextParameters": return org.apache.camel.support.jsse.SSLContextParameters.class;
         case "sslenabledprotocols":
         case "sslEnabledProtocols": return java.lang.String.class;
         case "sslendpointalgorithm":
@@ -335,11 +443,15 @@ public class KafkaFetchComponentConfigurer extends PropertyConfigurerSupport imp
         case "bridgeerrorhandler":
         case "bridgeErrorHandler": return target.isBridgeErrorHandler();
         case "brokers": return getOrCreateConfiguration(target).getBrokers();
+        case "checkcrcs":
+        case "checkCrcs": return getOrCreateConfiguration(target).getCheckCrcs();
         case "clientid":
         case "clientId": return getOrCreateConfiguration(target).getClientId();
         case "committimeoutms":
         case "commitTimeoutMs": return getOrCreateConfiguration(target).getCommitTimeoutMs();
         case "configuration": return target.getConfiguration();
+        case "consumerrequesttimeoutms":
+        case "consumerRequestTimeoutMs": return getOrCreateConfiguration(target).getConsumerRequestTimeoutMs();
         case "consumerscount":
         case "consumersCount": return getOrCreateConfiguration(target).getConsumersCount();
         case "createconsumerbackoffinterval":
@@ -348,6 +460,12 @@ public class KafkaFetchComponentConfigurer extends PropertyConfigurerSupport imp
         case "createConsumerBackoffMaxAttempts": return target.getCreateConsumerBackoffMaxAttempts();
         case "deadlettertopic":
         case "deadLetterTopic": return getOrCreateConfiguration(target).getDeadLetterTopic();
+        case "fetchmaxbytes":
+        case "fetchMaxBytes": return getOrCreateConfiguration(target).getFetchMaxBytes();
+        case "fetchminbytes":
+        case "fetchMinBytes": return getOrCreateConfiguration(target).getFetchMinBytes();
+        case "fetchwaitmaxms":
+        case "fetchWaitMaxMs": return getOrCreateConfiguration(target).getFetchWaitMaxMs();
         case "groupid":
         case "groupId": return getOrCreateConfiguration(target).getGroupId();
         case "groupinstanceid":
@@ -366,20 +484,48 @@ public class KafkaFetchComponentConfigurer extends PropertyConfigurerSupport imp
         case "healthCheckProducerEnabled": return target.isHealthCheckProducerEnabled();
         case "heartbeatintervalms":
         case "heartbeatIntervalMs": return getOrCreateConfiguration(target).getHeartbeatIntervalMs();
+        case "interceptorclasses":
+        case "interceptorClasses": return getOrCreateConfiguration(target).getInterceptorClasses();
         case "isolationlevel":
         case "isolationLevel": return getOrCreateConfiguration(target).getIsolationLevel();
         case "kafkamanualcommitfactory":
         case "kafkaManualCommitFactory": return getOrCreateConfiguration(target).getKafkaManualCommitFactory();
+        case "kerberosbeforereloginmintime":
+        case "kerberosBeforeReloginMinTime": return getOrCreateConfiguration(target).getKerberosBeforeReloginMinTime();
+        case "kerberosconfiglocation":
+        case "kerberosConfigLocation": return getOrCreateConfiguration(target).getKerberosConfigLocation();
+        case "kerberosinitcmd":
+        case "kerberosInitCmd": return getOrCreateConfiguration(target).getKerberosInitCmd();
+        case "kerberosprincipaltolocalrules":
+        case "kerberosPrincipalToLocalRules": return getOrCreateConfiguration(target).getKerberosPrincipalToLocalRules();
+        case "kerberosrenewjitter":
+        case "kerberosRenewJitter": return getOrCreateConfiguration(target).getKerberosRenewJitter();
+        case "kerberosrenewwindowfactor":
+        case "kerberosRenewWindowFactor": return getOrCreateConfiguration(target).getKerberosRenewWindowFactor();
         case "keydeserializer":
         case "keyDeserializer": return getOrCreateConfiguration(target).getKeyDeserializer();
         case "maxconcurrency":
         case "maxConcurrency": return getOrCreateConfiguration(target).getMaxConcurrency();
         case "maxinflightrecords":
         case "maxInFlightRecords": return getOrCreateConfiguration(target).getMaxInFlightRecords();
+        case "maxpartitionfetchbytes":
+        case "maxPartitionFetchBytes": return getOrCreateConfiguration(target).getMaxPartitionFetchBytes();
         case "maxpollintervalms":
         case "maxPollIntervalMs": return getOrCreateConfiguration(target).getMaxPollIntervalMs();
         case "maxpollrecords":
         case "maxPollRecords": return getOrCreateConfiguration(target).getMaxPollRecords();
+        case "metadatamaxagems":
+        case "metadataMaxAgeMs": return getOrCreateConfiguration(target).getMetadataMaxAgeMs();
+        case "oauthclientid":
+        case "oauthClientId": return getOrCreateConfiguration(target).getOauthClientId();
+        case "oauthclientsecret":
+        case "oauthClientSecret": return getOrCreateConfiguration(target).getOauthClientSecret();
+        case "oauthscope":
+        case "oauthScope": return getOrCreateConfiguration(target).getOauthScope();
+        case "oauthtokenendpointuri":
+        case "oauthTokenEndpointUri": return getOrCreateConfiguration(target).getOauthTokenEndpointUri();
+        case "offsetrepository":
+        case "offsetRepository": return getOrCreateConfiguration(target).getOffsetRepository();
         case "ordering": return getOrCreateConfiguration(target).getOrdering();
         case "partitionassignor":
         case "partitionAssignor": return getOrCreateConfiguration(target).getPartitionAssignor();
@@ -389,18 +535,30 @@ public class KafkaFetchComponentConfigurer extends PropertyConfigurerSupport imp
         case "pollOnError": return getOrCreateConfiguration(target).getPollOnError();
         case "polltimeoutms":
         case "pollTimeoutMs": return getOrCreateConfiguration(target).getPollTimeoutMs();
+        case "prevalidatehostandport":
+        case "preValidateHostAndPort": return getOrCreateConfiguration(target).isPreValidateHostAndPort();
+        case "reconnectbackoffmaxms":
+        case "reconnectBackoffMaxMs": return getOrCreateConfiguration(target).getReconnectBackoffMaxMs();
+        case "retrybackoffmaxms":
+        case "retryBackoffMaxMs": return getOrCreateConfiguration(target).getRetryBackoffMaxMs();
+        case "retrybackoffms":
+        case "retryBackoffMs": return getOrCreateConfiguration(target).getRetryBackoffMs();
         case "revoketimeoutms":
         case "revokeTimeoutMs": return getOrCreateConfiguration(target).getRevokeTimeoutMs();
         case "saslauthtype":
         case "saslAuthType": return getOrCreateConfiguration(target).getSaslAuthType();
         case "sasljaasconfig":
         case "saslJaasConfig": return getOrCreateConfiguration(target).getSaslJaasConfig();
+        case "saslkerberosservicename":
+        case "saslKerberosServiceName": return getOrCreateConfiguration(target).getSaslKerberosServiceName();
         case "saslmechanism":
         case "saslMechanism": return getOrCreateConfiguration(target).getSaslMechanism();
         case "saslpassword":
         case "saslPassword": return getOrCreateConfiguration(target).getSaslPassword();
         case "saslusername":
         case "saslUsername": return getOrCreateConfiguration(target).getSaslUsername();
+        case "schemaregistryurl":
+        case "schemaRegistryURL": return getOrCreateConfiguration(target).getSchemaRegistryURL();
         case "securityprotocol":
         case "securityProtocol": return getOrCreateConfiguration(target).getSecurityProtocol();
         case "seekto":
@@ -409,8 +567,12 @@ public class KafkaFetchComponentConfigurer extends PropertyConfigurerSupport imp
         case "sessionTimeoutMs": return getOrCreateConfiguration(target).getSessionTimeoutMs();
         case "shutdowntimeout":
         case "shutdownTimeout": return getOrCreateConfiguration(target).getShutdownTimeout();
+        case "specificavroreader":
+        case "specificAvroReader": return getOrCreateConfiguration(target).isSpecificAvroReader();
         case "sslciphersuites":
         case "sslCipherSuites": return getOrCreateConfiguration(target).getSslCipherSuites();
+        case "sslcontextparameters":
+        case "sslContextParameters": return getOrCreateConfiguration(target).getSslContextParameters();
         case "sslenabledprotocols":
         case "sslEnabledProtocols": return getOrCreateConfiguration(target).getSslEnabledProtocols();
         case "sslendpointalgorithm":
@@ -456,6 +618,8 @@ public class KafkaFetchComponentConfigurer extends PropertyConfigurerSupport imp
         switch (ignoreCase ? name.toLowerCase() : name) {
         case "additionalproperties":
         case "additionalProperties": return java.lang.Object.class;
+        case "offsetrepository":
+        case "offsetRepository": return java.lang.String.class;
         default: return null;
         }
     }

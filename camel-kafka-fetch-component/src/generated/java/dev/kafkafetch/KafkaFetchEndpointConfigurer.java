@@ -30,7 +30,7 @@ public class KafkaFetchEndpointConfigurer extends PropertyConfigurerSupport impl
         case "autocommitenable":
         case "autoCommitEnable": target.getConfiguration().setAutoCommitEnable(property(camelContext, boolean.class, value)); return true;
         case "autocommitintervalms":
-        case "autoCommitIntervalMs": target.getConfiguration().setAutoCommitIntervalMs(property(camelContext, long.class, value)); return true;
+        case "autoCommitIntervalMs": target.getConfiguration().setAutoCommitIntervalMs(property(camelContext, java.lang.Integer.class, value)); return true;
         case "autooffsetreset":
         case "autoOffsetReset": target.getConfiguration().setAutoOffsetReset(property(camelContext, java.lang.String.class, value)); return true;
         case "batching": target.getConfiguration().setBatching(property(camelContext, boolean.class, value)); return true;
@@ -43,10 +43,14 @@ public class KafkaFetchEndpointConfigurer extends PropertyConfigurerSupport impl
         case "bridgeerrorhandler":
         case "bridgeErrorHandler": target.setBridgeErrorHandler(property(camelContext, boolean.class, value)); return true;
         case "brokers": target.getConfiguration().setBrokers(property(camelContext, java.lang.String.class, value)); return true;
+        case "checkcrcs":
+        case "checkCrcs": target.getConfiguration().setCheckCrcs(property(camelContext, java.lang.Boolean.class, value)); return true;
         case "clientid":
         case "clientId": target.getConfiguration().setClientId(property(camelContext, java.lang.String.class, value)); return true;
         case "committimeoutms":
-        case "commitTimeoutMs": target.getConfiguration().setCommitTimeoutMs(property(camelContext, long.class, value)); return true;
+        case "commitTimeoutMs": target.getConfiguration().setCommitTimeoutMs(property(camelContext, java.lang.Long.class, value)); return true;
+        case "consumerrequesttimeoutms":
+        case "consumerRequestTimeoutMs": target.getConfiguration().setConsumerRequestTimeoutMs(property(camelContext, java.lang.Integer.class, value)); return true;
         case "consumerscount":
         case "consumersCount": target.getConfiguration().setConsumersCount(property(camelContext, int.class, value)); return true;
         case "deadlettertopic":
@@ -55,6 +59,12 @@ public class KafkaFetchEndpointConfigurer extends PropertyConfigurerSupport impl
         case "exceptionHandler": target.setExceptionHandler(property(camelContext, org.apache.camel.spi.ExceptionHandler.class, value)); return true;
         case "exchangepattern":
         case "exchangePattern": target.setExchangePattern(property(camelContext, org.apache.camel.ExchangePattern.class, value)); return true;
+        case "fetchmaxbytes":
+        case "fetchMaxBytes": target.getConfiguration().setFetchMaxBytes(property(camelContext, java.lang.Integer.class, value)); return true;
+        case "fetchminbytes":
+        case "fetchMinBytes": target.getConfiguration().setFetchMinBytes(property(camelContext, java.lang.Integer.class, value)); return true;
+        case "fetchwaitmaxms":
+        case "fetchWaitMaxMs": target.getConfiguration().setFetchWaitMaxMs(property(camelContext, java.lang.Integer.class, value)); return true;
         case "groupid":
         case "groupId": target.getConfiguration().setGroupId(property(camelContext, java.lang.String.class, value)); return true;
         case "groupinstanceid":
@@ -68,50 +78,94 @@ public class KafkaFetchEndpointConfigurer extends PropertyConfigurerSupport impl
         case "headerfilterstrategy":
         case "headerFilterStrategy": target.getConfiguration().setHeaderFilterStrategy(property(camelContext, org.apache.camel.spi.HeaderFilterStrategy.class, value)); return true;
         case "heartbeatintervalms":
-        case "heartbeatIntervalMs": target.getConfiguration().setHeartbeatIntervalMs(property(camelContext, int.class, value)); return true;
+        case "heartbeatIntervalMs": target.getConfiguration().setHeartbeatIntervalMs(property(camelContext, java.lang.Integer.class, value)); return true;
+        case "interceptorclasses":
+        case "interceptorClasses": target.getConfiguration().setInterceptorClasses(property(camelContext, java.lang.String.class, value)); return true;
         case "isolationlevel":
         case "isolationLevel": target.getConfiguration().setIsolationLevel(property(camelContext, java.lang.String.class, value)); return true;
         case "kafkamanualcommitfactory":
         case "kafkaManualCommitFactory": target.getConfiguration().setKafkaManualCommitFactory(property(camelContext, dev.kafkafetch.commit.KafkaManualCommitFactory.class, value)); return true;
+        case "kerberosbeforereloginmintime":
+        case "kerberosBeforeReloginMinTime": target.getConfiguration().setKerberosBeforeReloginMinTime(property(camelContext, java.lang.Integer.class, value)); return true;
+        case "kerberosconfiglocation":
+        case "kerberosConfigLocation": target.getConfiguration().setKerberosConfigLocation(property(camelContext, java.lang.String.class, value)); return true;
+        case "kerberosinitcmd":
+        case "kerberosInitCmd": target.getConfiguration().setKerberosInitCmd(property(camelContext, java.lang.String.class, value)); return true;
+        case "kerberosprincipaltolocalrules":
+        case "kerberosPrincipalToLocalRules": target.getConfiguration().setKerberosPrincipalToLocalRules(property(camelContext, java.lang.String.class, value)); return true;
+        case "kerberosrenewjitter":
+        case "kerberosRenewJitter": target.getConfiguration().setKerberosRenewJitter(property(camelContext, java.lang.Double.class, value)); return true;
+        case "kerberosrenewwindowfactor":
+        case "kerberosRenewWindowFactor": target.getConfiguration().setKerberosRenewWindowFactor(property(camelContext, java.lang.Double.class, value)); return true;
         case "keydeserializer":
         case "keyDeserializer": target.getConfiguration().setKeyDeserializer(property(camelContext, java.lang.String.class, value)); return true;
         case "maxconcurrency":
         case "maxConcurrency": target.getConfiguration().setMaxConcurrency(property(camelContext, int.class, value)); return true;
         case "maxinflightrecords":
         case "maxInFlightRecords": target.getConfiguration().setMaxInFlightRecords(property(camelContext, int.class, value)); return true;
+        case "maxpartitionfetchbytes":
+        case "maxPartitionFetchBytes": target.getConfiguration().setMaxPartitionFetchBytes(property(camelContext, java.lang.Integer.class, value)); return true;
         case "maxpollintervalms":
         case "maxPollIntervalMs": target.getConfiguration().setMaxPollIntervalMs(property(camelContext, java.lang.Integer.class, value)); return true;
         case "maxpollrecords":
-        case "maxPollRecords": target.getConfiguration().setMaxPollRecords(property(camelContext, int.class, value)); return true;
+        case "maxPollRecords": target.getConfiguration().setMaxPollRecords(property(camelContext, java.lang.Integer.class, value)); return true;
+        case "metadatamaxagems":
+        case "metadataMaxAgeMs": target.getConfiguration().setMetadataMaxAgeMs(property(camelContext, java.lang.Integer.class, value)); return true;
+        case "oauthclientid":
+        case "oauthClientId": target.getConfiguration().setOauthClientId(property(camelContext, java.lang.String.class, value)); return true;
+        case "oauthclientsecret":
+        case "oauthClientSecret": target.getConfiguration().setOauthClientSecret(property(camelContext, java.lang.String.class, value)); return true;
+        case "oauthscope":
+        case "oauthScope": target.getConfiguration().setOauthScope(property(camelContext, java.lang.String.class, value)); return true;
+        case "oauthtokenendpointuri":
+        case "oauthTokenEndpointUri": target.getConfiguration().setOauthTokenEndpointUri(property(camelContext, java.lang.String.class, value)); return true;
+        case "offsetrepository":
+        case "offsetRepository": target.getConfiguration().setOffsetRepository(property(camelContext, org.apache.camel.spi.StateRepository.class, value)); return true;
         case "ordering": target.getConfiguration().setOrdering(property(camelContext, dev.kafkafetch.dispatch.Ordering.class, value)); return true;
         case "partitionassignor":
         case "partitionAssignor": target.getConfiguration().setPartitionAssignor(property(camelContext, java.lang.String.class, value)); return true;
         case "pollonerror":
         case "pollOnError": target.getConfiguration().setPollOnError(property(camelContext, dev.kafkafetch.error.PollOnError.class, value)); return true;
         case "polltimeoutms":
-        case "pollTimeoutMs": target.getConfiguration().setPollTimeoutMs(property(camelContext, long.class, value)); return true;
+        case "pollTimeoutMs": target.getConfiguration().setPollTimeoutMs(property(camelContext, java.lang.Long.class, value)); return true;
+        case "prevalidatehostandport":
+        case "preValidateHostAndPort": target.getConfiguration().setPreValidateHostAndPort(property(camelContext, boolean.class, value)); return true;
+        case "reconnectbackoffmaxms":
+        case "reconnectBackoffMaxMs": target.getConfiguration().setReconnectBackoffMaxMs(property(camelContext, java.lang.Integer.class, value)); return true;
+        case "retrybackoffmaxms":
+        case "retryBackoffMaxMs": target.getConfiguration().setRetryBackoffMaxMs(property(camelContext, java.lang.Integer.class, value)); return true;
+        case "retrybackoffms":
+        case "retryBackoffMs": target.getConfiguration().setRetryBackoffMs(property(camelContext, java.lang.Integer.class, value)); return true;
         case "revoketimeoutms":
         case "revokeTimeoutMs": target.getConfiguration().setRevokeTimeoutMs(property(camelContext, long.class, value)); return true;
         case "saslauthtype":
         case "saslAuthType": target.getConfiguration().setSaslAuthType(property(camelContext, dev.kafkafetch.security.KafkaAuthType.class, value)); return true;
         case "sasljaasconfig":
         case "saslJaasConfig": target.getConfiguration().setSaslJaasConfig(property(camelContext, java.lang.String.class, value)); return true;
+        case "saslkerberosservicename":
+        case "saslKerberosServiceName": target.getConfiguration().setSaslKerberosServiceName(property(camelContext, java.lang.String.class, value)); return true;
         case "saslmechanism":
         case "saslMechanism": target.getConfiguration().setSaslMechanism(property(camelContext, java.lang.String.class, value)); return true;
         case "saslpassword":
         case "saslPassword": target.getConfiguration().setSaslPassword(property(camelContext, java.lang.String.class, value)); return true;
         case "saslusername":
         case "saslUsername": target.getConfiguration().setSaslUsername(property(camelContext, java.lang.String.class, value)); return true;
+        case "schemaregistryurl":
+        case "schemaRegistryURL": target.getConfiguration().setSchemaRegistryURL(property(camelContext, java.lang.String.class, value)); return true;
         case "securityprotocol":
         case "securityProtocol": target.getConfiguration().setSecurityProtocol(property(camelContext, java.lang.String.class, value)); return true;
         case "seekto":
         case "seekTo": target.getConfiguration().setSeekTo(property(camelContext, dev.kafkafetch.task.SeekPolicy.class, value)); return true;
         case "sessiontimeoutms":
-        case "sessionTimeoutMs": target.getConfiguration().setSessionTimeoutMs(property(camelContext, int.class, value)); return true;
+        case "sessionTimeoutMs": target.getConfiguration().setSessionTimeoutMs(property(camelContext, java.lang.Integer.class, value)); return true;
         case "shutdowntimeout":
         case "shutdownTimeout": target.getConfiguration().setShutdownTimeout(property(camelContext, int.class, value)); return true;
+        case "specificavroreader":
+        case "specificAvroReader": target.getConfiguration().setSpecificAvroReader(property(camelContext, boolean.class, value)); return true;
         case "sslciphersuites":
         case "sslCipherSuites": target.getConfiguration().setSslCipherSuites(property(camelContext, java.lang.String.class, value)); return true;
+        case "sslcontextparameters":
+        case "sslContextParameters": target.getConfiguration().setSslContextParameters(property(camelContext, org.apache.camel.support.jsse.SSLContextParameters.class, value)); return true;
         case "sslenabledprotocols":
         case "sslEnabledProtocols": target.getConfiguration().setSslEnabledProtocols(property(camelContext, java.lang.String.class, value)); return true;
         case "sslendpointalgorithm":
@@ -158,7 +212,7 @@ public class KafkaFetchEndpointConfigurer extends PropertyConfigurerSupport impl
         case "autocommitenable":
         case "autoCommitEnable": return boolean.class;
         case "autocommitintervalms":
-        case "autoCommitIntervalMs": return long.class;
+        case "autoCommitIntervalMs": return java.lang.Integer.class;
         case "autooffsetreset":
         case "autoOffsetReset": return java.lang.String.class;
         case "batching": return boolean.class;
@@ -171,10 +225,14 @@ public class KafkaFetchEndpointConfigurer extends PropertyConfigurerSupport impl
         case "bridgeerrorhandler":
         case "bridgeErrorHandler": return boolean.class;
         case "brokers": return java.lang.String.class;
+        case "checkcrcs":
+        case "checkCrcs": return java.lang.Boolean.class;
         case "clientid":
         case "clientId": return java.lang.String.class;
         case "committimeoutms":
-        case "commitTimeoutMs": return long.class;
+        case "commitTimeoutMs": return java.lang.Long.class;
+        case "consumerrequesttimeoutms":
+        case "consumerRequestTimeoutMs": return java.lang.Integer.class;
         case "consumerscount":
         case "consumersCount": return int.class;
         case "deadlettertopic":
@@ -183,6 +241,12 @@ public class KafkaFetchEndpointConfigurer extends PropertyConfigurerSupport impl
         case "exceptionHandler": return org.apache.camel.spi.ExceptionHandler.class;
         case "exchangepattern":
         case "exchangePattern": return org.apache.camel.ExchangePattern.class;
+        case "fetchmaxbytes":
+        case "fetchMaxBytes": return java.lang.Integer.class;
+        case "fetchminbytes":
+        case "fetchMinBytes": return java.lang.Integer.class;
+        case "fetchwaitmaxms":
+        case "fetchWaitMaxMs": return java.lang.Integer.class;
         case "groupid":
         case "groupId": return java.lang.String.class;
         case "groupinstanceid":
@@ -196,50 +260,94 @@ public class KafkaFetchEndpointConfigurer extends PropertyConfigurerSupport impl
         case "headerfilterstrategy":
         case "headerFilterStrategy": return org.apache.camel.spi.HeaderFilterStrategy.class;
         case "heartbeatintervalms":
-        case "heartbeatIntervalMs": return int.class;
+        case "heartbeatIntervalMs": return java.lang.Integer.class;
+        case "interceptorclasses":
+        case "interceptorClasses": return java.lang.String.class;
         case "isolationlevel":
         case "isolationLevel": return java.lang.String.class;
         case "kafkamanualcommitfactory":
         case "kafkaManualCommitFactory": return dev.kafkafetch.commit.KafkaManualCommitFactory.class;
+        case "kerberosbeforereloginmintime":
+        case "kerberosBeforeReloginMinTime": return java.lang.Integer.class;
+        case "kerberosconfiglocation":
+        case "kerberosConfigLocation": return java.lang.String.class;
+        case "kerberosinitcmd":
+        case "kerberosInitCmd": return java.lang.String.class;
+        case "kerberosprincipaltolocalrules":
+        case "kerberosPrincipalToLocalRules": return java.lang.String.class;
+        case "kerberosrenewjitter":
+        case "kerberosRenewJitter": return java.lang.Double.class;
+        case "kerberosrenewwindowfactor":
+        case "kerberosRenewWindowFactor": return java.lang.Double.class;
         case "keydeserializer":
         case "keyDeserializer": return java.lang.String.class;
         case "maxconcurrency":
         case "maxConcurrency": return int.class;
         case "maxinflightrecords":
         case "maxInFlightRecords": return int.class;
+        case "maxpartitionfetchbytes":
+        case "maxPartitionFetchBytes": return java.lang.Integer.class;
         case "maxpollintervalms":
         case "maxPollIntervalMs": return java.lang.Integer.class;
         case "maxpollrecords":
-        case "maxPollRecords": return int.class;
+        case "maxPollRecords": return java.lang.Integer.class;
+        case "metadatamaxagems":
+        case "metadataMaxAgeMs": return java.lang.Integer.class;
+        case "oauthclientid":
+        case "oauthClientId": return java.lang.String.class;
+        case "oauthclientsecret":
+        case "oauthClientSecret": return java.lang.String.class;
+        case "oauthscope":
+        case "oauthScope": return java.lang.String.class;
+        case "oauthtokenendpointuri":
+        case "oauthTokenEndpointUri": return java.lang.String.class;
+        case "offsetrepository":
+        case "offsetRepository": return org.apache.camel.spi.StateRepository.class;
         case "ordering": return dev.kafkafetch.dispatch.Ordering.class;
         case "partitionassignor":
         case "partitionAssignor": return java.lang.String.class;
         case "pollonerror":
         case "pollOnError": return dev.kafkafetch.error.PollOnError.class;
         case "polltimeoutms":
-        case "pollTimeoutMs": return long.class;
+        case "pollTimeoutMs": return java.lang.Long.class;
+        case "prevalidatehostandport":
+        case "preValidateHostAndPort": return boolean.class;
+        case "reconnectbackoffmaxms":
+        case "reconnectBackoffMaxMs": return java.lang.Integer.class;
+        case "retrybackoffmaxms":
+        case "retryBackoffMaxMs": return java.lang.Integer.class;
+        case "retrybackoffms":
+        case "retryBackoffMs": return java.lang.Integer.class;
         case "revoketimeoutms":
         case "revokeTimeoutMs": return long.class;
         case "saslauthtype":
         case "saslAuthType": return dev.kafkafetch.security.KafkaAuthType.class;
         case "sasljaasconfig":
         case "saslJaasConfig": return java.lang.String.class;
+        case "saslkerberosservicename":
+        case "saslKerberosServiceName": return java.lang.String.class;
         case "saslmechanism":
         case "saslMechanism": return java.lang.String.class;
         case "saslpassword":
         case "saslPassword": return java.lang.String.class;
         case "saslusername":
         case "saslUsername": return java.lang.String.class;
+        case "schemaregistryurl":
+        case "schemaRegistryURL": return java.lang.String.class;
         case "securityprotocol":
         case "securityProtocol": return java.lang.String.class;
         case "seekto":
         case "seekTo": return dev.kafkafetch.task.SeekPolicy.class;
         case "sessiontimeoutms":
-        case "sessionTimeoutMs": return int.class;
+        case "sessionTimeoutMs": return java.lang.Integer.class;
         case "shutdowntimeout":
         case "shutdownTimeout": return int.class;
+        case "specificavroreader":
+        case "specificAvroReader": return boolean.class;
         case "sslciphersuites":
         case "sslCipherSuites": return java.lang.String.class;
+        case "sslcontextparameters":
+        case "sslContextParameters": return org.apache.camel.support.jsse.SSLContextParameters.class;
         case "sslenabledprotocols":
         case "sslEnabledProtocols": return java.lang.String.class;
         case "sslendpointalgorithm":
@@ -300,10 +408,14 @@ public class KafkaFetchEndpointConfigurer extends PropertyConfigurerSupport impl
         case "bridgeerrorhandler":
         case "bridgeErrorHandler": return target.isBridgeErrorHandler();
         case "brokers": return target.getConfiguration().getBrokers();
+        case "checkcrcs":
+        case "checkCrcs": return target.getConfiguration().getCheckCrcs();
         case "clientid":
         case "clientId": return target.getConfiguration().getClientId();
         case "committimeoutms":
         case "commitTimeoutMs": return target.getConfiguration().getCommitTimeoutMs();
+        case "consumerrequesttimeoutms":
+        case "consumerRequestTimeoutMs": return target.getConfiguration().getConsumerRequestTimeoutMs();
         case "consumerscount":
         case "consumersCount": return target.getConfiguration().getConsumersCount();
         case "deadlettertopic":
@@ -312,6 +424,12 @@ public class KafkaFetchEndpointConfigurer extends PropertyConfigurerSupport impl
         case "exceptionHandler": return target.getExceptionHandler();
         case "exchangepattern":
         case "exchangePattern": return target.getExchangePattern();
+        case "fetchmaxbytes":
+        case "fetchMaxBytes": return target.getConfiguration().getFetchMaxBytes();
+        case "fetchminbytes":
+        case "fetchMinBytes": return target.getConfiguration().getFetchMinBytes();
+        case "fetchwaitmaxms":
+        case "fetchWaitMaxMs": return target.getConfiguration().getFetchWaitMaxMs();
         case "groupid":
         case "groupId": return target.getConfiguration().getGroupId();
         case "groupinstanceid":
@@ -326,20 +444,48 @@ public class KafkaFetchEndpointConfigurer extends PropertyConfigurerSupport impl
         case "headerFilterStrategy": return target.getConfiguration().getHeaderFilterStrategy();
         case "heartbeatintervalms":
         case "heartbeatIntervalMs": return target.getConfiguration().getHeartbeatIntervalMs();
+        case "interceptorclasses":
+        case "interceptorClasses": return target.getConfiguration().getInterceptorClasses();
         case "isolationlevel":
         case "isolationLevel": return target.getConfiguration().getIsolationLevel();
         case "kafkamanualcommitfactory":
         case "kafkaManualCommitFactory": return target.getConfiguration().getKafkaManualCommitFactory();
+        case "kerberosbeforereloginmintime":
+        case "kerberosBeforeReloginMinTime": return target.getConfiguration().getKerberosBeforeReloginMinTime();
+        case "kerberosconfiglocation":
+        case "kerberosConfigLocation": return target.getConfiguration().getKerberosConfigLocation();
+        case "kerberosinitcmd":
+        case "kerberosInitCmd": return target.getConfiguration().getKerberosInitCmd();
+        case "kerberosprincipaltolocalrules":
+        case "kerberosPrincipalToLocalRules": return target.getConfiguration().getKerberosPrincipalToLocalRules();
+        case "kerberosrenewjitter":
+        case "kerberosRenewJitter": return target.getConfiguration().getKerberosRenewJitter();
+        case "kerberosrenewwindowfactor":
+        case "kerberosRenewWindowFactor": return target.getConfiguration().getKerberosRenewWindowFactor();
         case "keydeserializer":
         case "keyDeserializer": return target.getConfiguration().getKeyDeserializer();
         case "maxconcurrency":
         case "maxConcurrency": return target.getConfiguration().getMaxConcurrency();
         case "maxinflightrecords":
         case "maxInFlightRecords": return target.getConfiguration().getMaxInFlightRecords();
+        case "maxpartitionfetchbytes":
+        case "maxPartitionFetchBytes": return target.getConfiguration().getMaxPartitionFetchBytes();
         case "maxpollintervalms":
         case "maxPollIntervalMs": return target.getConfiguration().getMaxPollIntervalMs();
         case "maxpollrecords":
         case "maxPollRecords": return target.getConfiguration().getMaxPollRecords();
+        case "metadatamaxagems":
+        case "metadataMaxAgeMs": return target.getConfiguration().getMetadataMaxAgeMs();
+        case "oauthclientid":
+        case "oauthClientId": return target.getConfiguration().getOauthClientId();
+        case "oauthclientsecret":
+        case "oauthClientSecret": return target.getConfiguration().getOauthClientSecret();
+        case "oauthscope":
+        case "oauthScope": return target.getConfiguration().getOauthScope();
+        case "oauthtokenendpointuri":
+        case "oauthTokenEndpointUri": return target.getConfiguration().getOauthTokenEndpointUri();
+        case "offsetrepository":
+        case "offsetRepository": return target.getConfiguration().getOffsetRepository();
         case "ordering": return target.getConfiguration().getOrdering();
         case "partitionassignor":
         case "partitionAssignor": return target.getConfiguration().getPartitionAssignor();
@@ -347,18 +493,30 @@ public class KafkaFetchEndpointConfigurer extends PropertyConfigurerSupport impl
         case "pollOnError": return target.getConfiguration().getPollOnError();
         case "polltimeoutms":
         case "pollTimeoutMs": return target.getConfiguration().getPollTimeoutMs();
+        case "prevalidatehostandport":
+        case "preValidateHostAndPort": return target.getConfiguration().isPreValidateHostAndPort();
+        case "reconnectbackoffmaxms":
+        case "reconnectBackoffMaxMs": return target.getConfiguration().getReconnectBackoffMaxMs();
+        case "retrybackoffmaxms":
+        case "retryBackoffMaxMs": return target.getConfiguration().getRetryBackoffMaxMs();
+        case "retrybackoffms":
+        case "retryBackoffMs": return target.getConfiguration().getRetryBackoffMs();
         case "revoketimeoutms":
         case "revokeTimeoutMs": return target.getConfiguration().getRevokeTimeoutMs();
         case "saslauthtype":
         case "saslAuthType": return target.getConfiguration().getSaslAuthType();
         case "sasljaasconfig":
         case "saslJaasConfig": return target.getConfiguration().getSaslJaasConfig();
+        case "saslkerberosservicename":
+        case "saslKerberosServiceName": return target.getConfiguration().getSaslKerberosServiceName();
         case "saslmechanism":
         case "saslMechanism": return target.getConfiguration().getSaslMechanism();
         case "saslpassword":
         case "saslPassword": return target.getConfiguration().getSaslPassword();
         case "saslusername":
         case "saslUsername": return target.getConfiguration().getSaslUsername();
+        case "schemaregistryurl":
+        case "schemaRegistryURL": return target.getConfiguration().getSchemaRegistryURL();
         case "securityprotocol":
         case "securityProtocol": return target.getConfiguration().getSecurityProtocol();
         case "seekto":
@@ -367,8 +525,12 @@ public class KafkaFetchEndpointConfigurer extends PropertyConfigurerSupport impl
         case "sessionTimeoutMs": return target.getConfiguration().getSessionTimeoutMs();
         case "shutdowntimeout":
         case "shutdownTimeout": return target.getConfiguration().getShutdownTimeout();
+        case "specificavroreader":
+        case "specificAvroReader": return target.getConfiguration().isSpecificAvroReader();
         case "sslciphersuites":
         case "sslCipherSuites": return target.getConfiguration().getSslCipherSuites();
+        case "sslcontextparameters":
+        case "sslContextParameters": return target.getConfiguration().getSslContextParameters();
         case "sslenabledprotocols":
         case "sslEnabledProtocols": return target.getConfiguration().getSslEnabledProtocols();
         case "sslendpointalgorithm":
@@ -410,6 +572,8 @@ public class KafkaFetchEndpointConfigurer extends PropertyConfigurerSupport impl
         switch (ignoreCase ? name.toLowerCase() : name) {
         case "additionalproperties":
         case "additionalProperties": return java.lang.Object.class;
+        case "offsetrepository":
+        case "offsetRepository": return java.lang.String.class;
         default: return null;
         }
     }

@@ -15,8 +15,10 @@ import dev.kafkafetch.task.SeekPolicy;
 import org.apache.camel.RuntimeCamelException;
 import org.apache.camel.spi.HeaderFilterStrategy;
 import org.apache.camel.spi.HeaderFilterStrategyAware;
+import org.apache.camel.spi.StateRepository;
 import org.apache.camel.spi.UriParam;
 import org.apache.camel.spi.UriParams;
+import org.apache.camel.support.jsse.SSLContextParameters;
 
 /**
  * Every option of a {@code kafka-fetch} endpoint, as camel-kafka's {@code KafkaConfiguration} holds them: the component
@@ -50,22 +52,22 @@ public class KafkaFetchConfiguration implements Cloneable, HeaderFilterStrategyA
     private boolean autoCommitEnable = true;
     @UriParam(label = "consumer", defaultValue = "5000",
               description = "How often, in ms, finished offsets are committed.")
-    private long autoCommitIntervalMs = 5000;
+    private Integer autoCommitIntervalMs = 5000;
     @UriParam(label = "consumer", defaultValue = "500",
               description = "The maximum number of records returned in a single call to poll().")
-    private int maxPollRecords = 500;
-    @UriParam(label = "consumer,advanced",
+    private Integer maxPollRecords = 500;
+    @UriParam(label = "consumer", javaType = "java.time.Duration",
               description = "The maximum delay between invocations of poll() before the consumer is considered failed (Kafka's max.poll.interval.ms). kafka-fetch keeps polling while the route works, so slow routes do not need a large value.")
     private Integer maxPollIntervalMs;
-    @UriParam(label = "consumer", defaultValue = "5000",
-              description = "The timeout used when polling the KafkaConsumer (while no record is in flight).")
-    private long pollTimeoutMs = 5000;
+    @UriParam(label = "consumer", defaultValue = "5000", javaType = "java.time.Duration",
+              description = "The timeout used when polling the KafkaConsumer (while no record is in flight). A number of milliseconds or a duration such as 5s.")
+    private Long pollTimeoutMs = 5000L;
     @UriParam(label = "consumer", defaultValue = "45000",
               description = "The timeout used to detect failures when using Kafka's group management facilities.")
-    private int sessionTimeoutMs = 45000;
+    private Integer sessionTimeoutMs = 45000;
     @UriParam(label = "consumer", defaultValue = "3000",
               description = "The expected time between heartbeats to the consumer coordinator.")
-    private int heartbeatIntervalMs = 3000;
+    private Integer heartbeatIntervalMs = 3000;
     @UriParam(label = "consumer", defaultValue = "classic", enums = "classic,consumer",
               description = "The consumer group protocol: classic, or consumer (KIP-848).")
     private String groupProtocol = "classic";
@@ -96,25 +98,25 @@ public class KafkaFetchConfiguration implements Cloneable, HeaderFilterStrategyA
     @UriParam(label = "consumer,advanced", defaultValue = "read_uncommitted", enums = "read_uncommitted,read_committed",
               description = "How to read transactionally written records.")
     private String isolationLevel = "read_uncommitted";
-    @UriParam(label = "consumer,advanced", defaultValue = "5000",
-              description = "The maximum time, in ms, to wait for a synchronous commit.")
-    private long commitTimeoutMs = 5000;
+    @UriParam(label = "consumer", defaultValue = "5000", javaType = "java.time.Duration",
+              description = "The maximum time to wait for a synchronous commit (milliseconds, or a duration such as 5s).")
+    private Long commitTimeoutMs = 5000L;
     @UriParam(label = "common", defaultValue = "30000",
               description = "Time in ms to wait, on stop, for records already in the route to finish before committing and closing.")
     private int shutdownTimeout = 30000;
     @UriParam(label = "common", prefix = "additionalProperties.", multiValue = true,
               description = "Sets additional properties for the Kafka consumer (additionalProperties.xxx=yyy), for settings without an option of their own.")
     private Map<String, Object> additionalProperties = new HashMap<>();
-    @UriParam(label = "security", defaultValue = "PLAINTEXT",
+    @UriParam(label = "common,security", defaultValue = "PLAINTEXT",
               description = "Protocol used to communicate with brokers: PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL.")
     private String securityProtocol = "PLAINTEXT";
-    @UriParam(label = "security", defaultValue = "GSSAPI",
+    @UriParam(label = "common,security", defaultValue = "GSSAPI",
               description = "The SASL mechanism used (e.g. PLAIN, SCRAM-SHA-512).")
     private String saslMechanism = "GSSAPI";
-    @UriParam(label = "security", secret = true,
+    @UriParam(label = "common,security", secret = true,
               description = "Kafka's sasl.jaas.config. Masked in logs, the endpoint URI and the dev console.")
     private String saslJaasConfig;
-    @UriParam(label = "security",
+    @UriParam(label = "common,security",
               description = "Simplified authentication type to use, instead of setting securityProtocol, saslMechanism"
                             + " and saslJaasConfig by hand. PLAIN, SCRAM_SHA_256 and SCRAM_SHA_512 build the JAAS"
                             + " config from saslUsername and saslPassword and use SASL_SSL, or SASL_PLAINTEXT when"
@@ -122,52 +124,52 @@ public class KafkaFetchConfiguration implements Cloneable, HeaderFilterStrategyA
                             + " trust store is set or securityProtocol is SSL). OAUTH, AWS_MSK_IAM and KERBEROS need"
                             + " saslJaasConfig. A saslJaasConfig, when set, is used instead of the built one.")
     private KafkaAuthType saslAuthType;
-    @UriParam(label = "security",
+    @UriParam(label = "common,security",
               description = "Username for SASL authentication. Used when saslAuthType is set to PLAIN, SCRAM_SHA_256, or SCRAM_SHA_512.")
     private String saslUsername;
-    @UriParam(label = "security", secret = true,
+    @UriParam(label = "common,security", secret = true,
               description = "Password for SASL authentication. Used when saslAuthType is set to PLAIN, SCRAM_SHA_256, or SCRAM_SHA_512.")
     private String saslPassword;
-    @UriParam(label = "security",
+    @UriParam(label = "common,security",
               description = "The location of the key store file. This is optional for the client and can be used for two-way authentication for the client.")
     private String sslKeystoreLocation;
-    @UriParam(label = "security", secret = true,
+    @UriParam(label = "common,security", secret = true,
               description = "The store password for the key store file. This is optional for the client and only needed if sslKeystoreLocation is configured. Key store password is not supported for PEM format.")
     private String sslKeystorePassword;
-    @UriParam(label = "security", secret = true,
+    @UriParam(label = "common,security", secret = true,
               description = "The password of the private key in the key store file or the PEM key specified in sslKeystoreKey. This is required for clients only if two-way authentication is configured.")
     private String sslKeyPassword;
-    @UriParam(label = "security", defaultValue = "JKS",
+    @UriParam(label = "common,security", defaultValue = "JKS",
               description = "The file format of the key store file. This is optional for the client. The default value is JKS")
     private String sslKeystoreType = "JKS";
-    @UriParam(label = "security",
+    @UriParam(label = "common,security",
               description = "The location of the trust store file.")
     private String sslTruststoreLocation;
-    @UriParam(label = "security", secret = true,
+    @UriParam(label = "common,security", secret = true,
               description = "The password for the trust store file. If a password is not set, trust store file configured will still be used, but integrity checking is disabled. Trust store password is not supported for PEM format.")
     private String sslTruststorePassword;
-    @UriParam(label = "security", defaultValue = "JKS",
+    @UriParam(label = "common,security", defaultValue = "JKS",
               description = "The file format of the trust store file. The default value is JKS.")
     private String sslTruststoreType = "JKS";
-    @UriParam(label = "security",
+    @UriParam(label = "common,security",
               description = "The SSL protocol used to generate the SSLContext. The default is TLSv1.3 when running with Java 11 or newer, TLSv1.2 otherwise.")
     private String sslProtocol;
-    @UriParam(label = "security",
+    @UriParam(label = "common,security",
               description = "The list of protocols enabled for SSL connections. The default is TLSv1.2,TLSv1.3 when running with Java 11 or newer, TLSv1.2 otherwise.")
     private String sslEnabledProtocols;
-    @UriParam(label = "security", defaultValue = "https",
+    @UriParam(label = "common,security", defaultValue = "https",
               description = "The endpoint identification algorithm to validate server hostname using server certificate. Use none or false to disable server hostname verification.")
     private String sslEndpointAlgorithm = "https";
-    @UriParam(label = "security", defaultValue = "SunX509",
+    @UriParam(label = "common,security", defaultValue = "SunX509",
               description = "The algorithm used by key manager factory for SSL connections. Default value is the key manager factory algorithm configured for the Java Virtual Machine.")
     private String sslKeymanagerAlgorithm = "SunX509";
-    @UriParam(label = "security", defaultValue = "PKIX",
+    @UriParam(label = "common,security", defaultValue = "PKIX",
               description = "The algorithm used by trust manager factory for SSL connections. Default value is the trust manager factory algorithm configured for the Java Virtual Machine.")
     private String sslTrustmanagerAlgorithm = "PKIX";
-    @UriParam(label = "security",
+    @UriParam(label = "common,security",
               description = "A list of cipher suites. This is a named combination of authentication, encryption, MAC and key exchange algorithm used to negotiate the security settings for a network connection using TLS or SSL network protocol. By default, all the available cipher suites are supported.")
     private String sslCipherSuites;
-    @UriParam(label = "security",
+    @UriParam(label = "common,security",
               description = "The name of the security provider used for SSL connections. Default value is the default security provider of the JVM.")
     private String sslProvider;
     @UriParam(label = "consumer", defaultValue = "1",
@@ -210,6 +212,88 @@ public class KafkaFetchConfiguration implements Cloneable, HeaderFilterStrategyA
     @UriParam(label = "consumer",
               description = "In batching mode, collect records over polls and complete the batch after this many ms (counted from its first record) or when maxPollRecords records are collected, whichever comes first. Without it, one batch per poll.")
     private Integer batchingIntervalMs;
+
+    @UriParam(label = "common", defaultValue = "300000",
+              description = "The period of time in milliseconds after which we force a refresh of metadata even if we haven't seen any partition leadership changes to proactively discover any new brokers or partitions.")
+    private Integer metadataMaxAgeMs = 300000;
+    @UriParam(label = "common", defaultValue = "1000",
+              description = "The maximum amount of time in milliseconds to wait when reconnecting to a broker that has repeatedly failed to connect. If provided, the backoff per host will increase exponentially for each consecutive connection failure, up to this maximum.")
+    private Integer reconnectBackoffMaxMs = 1000;
+    @UriParam(label = "common", defaultValue = "100",
+              description = "The amount of time to wait before attempting to retry a failed request to a given topic partition. This avoids repeatedly sending requests in a tight loop under some failure scenarios.")
+    private Integer retryBackoffMs = 100;
+    @UriParam(label = "common", defaultValue = "1000",
+              description = "The maximum amount of time in milliseconds to wait when retrying a request to the broker that has repeatedly failed. The backoff per client increases exponentially up to this maximum.")
+    private Integer retryBackoffMaxMs = 1000;
+    @UriParam(label = "common,monitoring",
+              description = "Sets interceptors for the Kafka consumer (comma-separated ConsumerInterceptor class names). They see every record as polled, with byte[] key and value (kafka-fetch deserializes per record later), and every offset kafka-fetch commits, which is never past an unfinished record.")
+    private String interceptorClasses;
+    @UriParam(label = "consumer", defaultValue = "true",
+              description = "Automatically check the CRC32 of the records consumed. This ensures no on-the-wire or on-disk corruption to the messages occurred. This check adds some overhead, so it may be disabled in cases seeking extreme performance.")
+    private Boolean checkCrcs = true;
+    @UriParam(label = "consumer", defaultValue = "30000",
+              description = "The configuration controls the maximum amount of time the client will wait for the response of a request. If the response is not received before the timeout elapses, the client will resend the request if necessary or fail the request if retries are exhausted.")
+    private Integer consumerRequestTimeoutMs = 30000;
+    @UriParam(label = "consumer", defaultValue = "1",
+              description = "The minimum amount of data the server should return for a fetch request. If insufficient data is available, the request will wait for that much data to accumulate before answering the request.")
+    private Integer fetchMinBytes = 1;
+    @UriParam(label = "consumer", defaultValue = "52428800",
+              description = "The maximum amount of data the server should return for a fetch request. This is not an absolute maximum: if the first message in the first non-empty partition of the fetch is larger than this value, the message will still be returned to ensure that the consumer can make progress.")
+    private Integer fetchMaxBytes = 52428800;
+    @UriParam(label = "consumer", defaultValue = "500",
+              description = "The maximum amount of time the server will block before answering the fetch request if there isn't enough data to immediately satisfy fetch.min.bytes.")
+    private Integer fetchWaitMaxMs = 500;
+    @UriParam(label = "consumer", defaultValue = "1048576",
+              description = "The maximum amount of data per-partition the server will return. The maximum total memory used for a request will be #partitions * max.partition.fetch.bytes.")
+    private Integer maxPartitionFetchBytes = 1048576;
+    @UriParam(label = "consumer",
+              description = "The offset repository to use to locally store the offset of each partition of the topic (key topic/partition, value the last finished offset, as camel-kafka writes it). kafka-fetch writes it at each commit with the committable offset, never past an unfinished record, and on each assignment starts a partition it holds a value for right after that value. Commits to Kafka go on as configured; with autoCommitEnable=false only manual commits reach the repository.")
+    private StateRepository<String, String> offsetRepository;
+    @UriParam(label = "consumer", defaultValue = "true",
+              description = "Whether to eagerly validate that each broker host:port is valid and can be DNS resolved when the route starts. If the validation fails, the route fails to start naming the brokers option. Disabling this postpones the validation until the consumer is created, and the fetch task keeps re-creating it (createConsumerBackoff*).")
+    private boolean preValidateHostAndPort = true;
+    @UriParam(label = "schema,consumer",
+              description = "This enables the use of a specific Avro reader for use with the Confluent Platform schema registry and the io.confluent.kafka.serializers.KafkaAvroDeserializer (specific.avro.reader=true for the deserializers).")
+    private boolean specificAvroReader = false;
+    @UriParam(label = "schema",
+              description = "URL of the schema registry servers to use (schema.registry.url for the deserializers). The format is host1:port1,host2:port2. This is known as schema.registry.url in multiple Schema registries documentation.")
+    private String schemaRegistryURL;
+    @UriParam(label = "common,security",
+              description = "The Kerberos principal name that Kafka runs as. This can be defined either in Kafka's JAAS config or in Kafka's config.")
+    private String saslKerberosServiceName;
+    @UriParam(label = "common,security", defaultValue = "/usr/bin/kinit",
+              description = "Kerberos kinit command path. Default is /usr/bin/kinit")
+    private String kerberosInitCmd = "/usr/bin/kinit";
+    @UriParam(label = "common,security", defaultValue = "60000",
+              description = "Login thread sleep time between refresh attempts.")
+    private Integer kerberosBeforeReloginMinTime = 60000;
+    @UriParam(label = "common,security", defaultValue = "0.05",
+              description = "Percentage of random jitter added to the renewal time.")
+    private Double kerberosRenewJitter = 0.05;
+    @UriParam(label = "common,security", defaultValue = "0.8",
+              description = "Login thread will sleep until the specified window factor of time from last refresh to ticket's expiry has been reached, at which time it will try to renew the ticket.")
+    private Double kerberosRenewWindowFactor = 0.8;
+    @UriParam(label = "common,security", defaultValue = "DEFAULT",
+              description = "A list of rules for mapping from principal names to short names (typically operating system usernames). The rules are evaluated in order, and the first rule that matches a principal name is used to map it to a short name. Any later rules in the list are ignored. By default, principal names of the form {username}/{hostname}@{REALM} are mapped to {username}. Multiple values can be separated by comma")
+    private String kerberosPrincipalToLocalRules;
+    @UriParam(label = "common,security",
+              description = "Location of the kerberos config file (set as the JVM's java.security.krb5.conf when the consumer starts, as camel-kafka does).")
+    private String kerberosConfigLocation;
+    @UriParam(label = "common,security",
+              description = "OAuth client ID. Used when saslAuthType is set to OAUTH.")
+    private String oauthClientId;
+    @UriParam(label = "common,security", secret = true,
+              description = "OAuth client secret. Used when saslAuthType is set to OAUTH.")
+    private String oauthClientSecret;
+    @UriParam(label = "common,security",
+              description = "OAuth token endpoint URI. Used when saslAuthType is set to OAUTH.")
+    private String oauthTokenEndpointUri;
+    @UriParam(label = "common,security",
+              description = "OAuth scope. Used when saslAuthType is set to OAUTH.")
+    private String oauthScope;
+    @UriParam(label = "common,security",
+              description = "SSL configuration using a Camel SSLContextParameters object. If configured, it's applied before the other SSL endpoint parameters. NOTE: Kafka only supports loading keystore from file locations, so prefix the location with file: in the KeyStoreParameters.resource option.")
+    private SSLContextParameters sslContextParameters;
 
     /**
      * A copy for one endpoint: the same values, with a map of additional properties of its own (the objects such as
@@ -282,19 +366,19 @@ public class KafkaFetchConfiguration implements Cloneable, HeaderFilterStrategyA
         this.autoCommitEnable = autoCommitEnable;
     }
 
-    public long getAutoCommitIntervalMs() {
+    public Integer getAutoCommitIntervalMs() {
         return autoCommitIntervalMs;
     }
 
-    public void setAutoCommitIntervalMs(long autoCommitIntervalMs) {
+    public void setAutoCommitIntervalMs(Integer autoCommitIntervalMs) {
         this.autoCommitIntervalMs = autoCommitIntervalMs;
     }
 
-    public int getMaxPollRecords() {
+    public Integer getMaxPollRecords() {
         return maxPollRecords;
     }
 
-    public void setMaxPollRecords(int maxPollRecords) {
+    public void setMaxPollRecords(Integer maxPollRecords) {
         this.maxPollRecords = maxPollRecords;
     }
 
@@ -306,27 +390,27 @@ public class KafkaFetchConfiguration implements Cloneable, HeaderFilterStrategyA
         this.maxPollIntervalMs = maxPollIntervalMs;
     }
 
-    public long getPollTimeoutMs() {
+    public Long getPollTimeoutMs() {
         return pollTimeoutMs;
     }
 
-    public void setPollTimeoutMs(long pollTimeoutMs) {
+    public void setPollTimeoutMs(Long pollTimeoutMs) {
         this.pollTimeoutMs = pollTimeoutMs;
     }
 
-    public int getSessionTimeoutMs() {
+    public Integer getSessionTimeoutMs() {
         return sessionTimeoutMs;
     }
 
-    public void setSessionTimeoutMs(int sessionTimeoutMs) {
+    public void setSessionTimeoutMs(Integer sessionTimeoutMs) {
         this.sessionTimeoutMs = sessionTimeoutMs;
     }
 
-    public int getHeartbeatIntervalMs() {
+    public Integer getHeartbeatIntervalMs() {
         return heartbeatIntervalMs;
     }
 
-    public void setHeartbeatIntervalMs(int heartbeatIntervalMs) {
+    public void setHeartbeatIntervalMs(Integer heartbeatIntervalMs) {
         this.heartbeatIntervalMs = heartbeatIntervalMs;
     }
 
@@ -410,11 +494,11 @@ public class KafkaFetchConfiguration implements Cloneable, HeaderFilterStrategyA
         this.isolationLevel = isolationLevel;
     }
 
-    public long getCommitTimeoutMs() {
+    public Long getCommitTimeoutMs() {
         return commitTimeoutMs;
     }
 
-    public void setCommitTimeoutMs(long commitTimeoutMs) {
+    public void setCommitTimeoutMs(Long commitTimeoutMs) {
         this.commitTimeoutMs = commitTimeoutMs;
     }
 
@@ -696,5 +780,221 @@ public class KafkaFetchConfiguration implements Cloneable, HeaderFilterStrategyA
 
     public void setBatchingIntervalMs(Integer batchingIntervalMs) {
         this.batchingIntervalMs = batchingIntervalMs;
+    }
+
+    public Integer getMetadataMaxAgeMs() {
+        return metadataMaxAgeMs;
+    }
+
+    public void setMetadataMaxAgeMs(Integer metadataMaxAgeMs) {
+        this.metadataMaxAgeMs = metadataMaxAgeMs;
+    }
+
+    public Integer getReconnectBackoffMaxMs() {
+        return reconnectBackoffMaxMs;
+    }
+
+    public void setReconnectBackoffMaxMs(Integer reconnectBackoffMaxMs) {
+        this.reconnectBackoffMaxMs = reconnectBackoffMaxMs;
+    }
+
+    public Integer getRetryBackoffMs() {
+        return retryBackoffMs;
+    }
+
+    public void setRetryBackoffMs(Integer retryBackoffMs) {
+        this.retryBackoffMs = retryBackoffMs;
+    }
+
+    public Integer getRetryBackoffMaxMs() {
+        return retryBackoffMaxMs;
+    }
+
+    public void setRetryBackoffMaxMs(Integer retryBackoffMaxMs) {
+        this.retryBackoffMaxMs = retryBackoffMaxMs;
+    }
+
+    public String getInterceptorClasses() {
+        return interceptorClasses;
+    }
+
+    public void setInterceptorClasses(String interceptorClasses) {
+        this.interceptorClasses = interceptorClasses;
+    }
+
+    public Boolean getCheckCrcs() {
+        return checkCrcs;
+    }
+
+    public void setCheckCrcs(Boolean checkCrcs) {
+        this.checkCrcs = checkCrcs;
+    }
+
+    public Integer getConsumerRequestTimeoutMs() {
+        return consumerRequestTimeoutMs;
+    }
+
+    public void setConsumerRequestTimeoutMs(Integer consumerRequestTimeoutMs) {
+        this.consumerRequestTimeoutMs = consumerRequestTimeoutMs;
+    }
+
+    public Integer getFetchMinBytes() {
+        return fetchMinBytes;
+    }
+
+    public void setFetchMinBytes(Integer fetchMinBytes) {
+        this.fetchMinBytes = fetchMinBytes;
+    }
+
+    public Integer getFetchMaxBytes() {
+        return fetchMaxBytes;
+    }
+
+    public void setFetchMaxBytes(Integer fetchMaxBytes) {
+        this.fetchMaxBytes = fetchMaxBytes;
+    }
+
+    public Integer getFetchWaitMaxMs() {
+        return fetchWaitMaxMs;
+    }
+
+    public void setFetchWaitMaxMs(Integer fetchWaitMaxMs) {
+        this.fetchWaitMaxMs = fetchWaitMaxMs;
+    }
+
+    public Integer getMaxPartitionFetchBytes() {
+        return maxPartitionFetchBytes;
+    }
+
+    public void setMaxPartitionFetchBytes(Integer maxPartitionFetchBytes) {
+        this.maxPartitionFetchBytes = maxPartitionFetchBytes;
+    }
+
+    public StateRepository<String, String> getOffsetRepository() {
+        return offsetRepository;
+    }
+
+    public void setOffsetRepository(StateRepository<String, String> offsetRepository) {
+        this.offsetRepository = offsetRepository;
+    }
+
+    public boolean isPreValidateHostAndPort() {
+        return preValidateHostAndPort;
+    }
+
+    public void setPreValidateHostAndPort(boolean preValidateHostAndPort) {
+        this.preValidateHostAndPort = preValidateHostAndPort;
+    }
+
+    public boolean isSpecificAvroReader() {
+        return specificAvroReader;
+    }
+
+    public void setSpecificAvroReader(boolean specificAvroReader) {
+        this.specificAvroReader = specificAvroReader;
+    }
+
+    public String getSchemaRegistryURL() {
+        return schemaRegistryURL;
+    }
+
+    public void setSchemaRegistryURL(String schemaRegistryURL) {
+        this.schemaRegistryURL = schemaRegistryURL;
+    }
+
+    public String getSaslKerberosServiceName() {
+        return saslKerberosServiceName;
+    }
+
+    public void setSaslKerberosServiceName(String saslKerberosServiceName) {
+        this.saslKerberosServiceName = saslKerberosServiceName;
+    }
+
+    public String getKerberosInitCmd() {
+        return kerberosInitCmd;
+    }
+
+    public void setKerberosInitCmd(String kerberosInitCmd) {
+        this.kerberosInitCmd = kerberosInitCmd;
+    }
+
+    public Integer getKerberosBeforeReloginMinTime() {
+        return kerberosBeforeReloginMinTime;
+    }
+
+    public void setKerberosBeforeReloginMinTime(Integer kerberosBeforeReloginMinTime) {
+        this.kerberosBeforeReloginMinTime = kerberosBeforeReloginMinTime;
+    }
+
+    public Double getKerberosRenewJitter() {
+        return kerberosRenewJitter;
+    }
+
+    public void setKerberosRenewJitter(Double kerberosRenewJitter) {
+        this.kerberosRenewJitter = kerberosRenewJitter;
+    }
+
+    public Double getKerberosRenewWindowFactor() {
+        return kerberosRenewWindowFactor;
+    }
+
+    public void setKerberosRenewWindowFactor(Double kerberosRenewWindowFactor) {
+        this.kerberosRenewWindowFactor = kerberosRenewWindowFactor;
+    }
+
+    public String getKerberosPrincipalToLocalRules() {
+        return kerberosPrincipalToLocalRules;
+    }
+
+    public void setKerberosPrincipalToLocalRules(String kerberosPrincipalToLocalRules) {
+        this.kerberosPrincipalToLocalRules = kerberosPrincipalToLocalRules;
+    }
+
+    public String getKerberosConfigLocation() {
+        return kerberosConfigLocation;
+    }
+
+    public void setKerberosConfigLocation(String kerberosConfigLocation) {
+        this.kerberosConfigLocation = kerberosConfigLocation;
+    }
+
+    public String getOauthClientId() {
+        return oauthClientId;
+    }
+
+    public void setOauthClientId(String oauthClientId) {
+        this.oauthClientId = oauthClientId;
+    }
+
+    public String getOauthClientSecret() {
+        return oauthClientSecret;
+    }
+
+    public void setOauthClientSecret(String oauthClientSecret) {
+        this.oauthClientSecret = oauthClientSecret;
+    }
+
+    public String getOauthTokenEndpointUri() {
+        return oauthTokenEndpointUri;
+    }
+
+    public void setOauthTokenEndpointUri(String oauthTokenEndpointUri) {
+        this.oauthTokenEndpointUri = oauthTokenEndpointUri;
+    }
+
+    public String getOauthScope() {
+        return oauthScope;
+    }
+
+    public void setOauthScope(String oauthScope) {
+        this.oauthScope = oauthScope;
+    }
+
+    public SSLContextParameters getSslContextParameters() {
+        return sslContextParameters;
+    }
+
+    public void setSslContextParameters(SSLContextParameters sslContextParameters) {
+        this.sslContextParameters = sslContextParameters;
     }
 }

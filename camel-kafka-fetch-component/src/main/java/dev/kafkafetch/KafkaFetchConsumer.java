@@ -9,6 +9,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Function;
 
+import dev.kafkafetch.commit.OffsetStore;
 import dev.kafkafetch.dispatch.ProcessingResult;
 import dev.kafkafetch.error.ConfiguredPollExceptionStrategy;
 import dev.kafkafetch.error.DeadLetterPublisher;
@@ -18,6 +19,8 @@ import dev.kafkafetch.health.KafkaFetchConsumerHealthCheck;
 import dev.kafkafetch.metrics.TaskSnapshot;
 import dev.kafkafetch.processor.ExchangeBuilder;
 import dev.kafkafetch.processor.RouteItemProcessor;
+import dev.kafkafetch.resume.OffsetStores;
+import dev.kafkafetch.resume.StateRepositoryOffsetStore;
 import dev.kafkafetch.serde.RecordDecoder;
 import dev.kafkafetch.task.KafkaFetchRecords;
 import dev.kafkafetch.task.TaskSettings;
@@ -29,8 +32,11 @@ import org.apache.camel.health.HealthCheckRegistry;
 import org.apache.camel.resume.ConsumerListener;
 import org.apache.camel.resume.ConsumerListenerAware;
 import org.apache.camel.spi.ExecutorServiceManager;
+import org.apache.camel.spi.StateRepository;
 import org.apache.camel.spi.ThreadPoolProfile;
 import org.apache.camel.support.DefaultConsumer;
+import org.apache.camel.support.service.ServiceHelper;
+import org.apache.camel.support.service.ServiceSupport;
 import org.apache.camel.util.concurrent.ThreadPoolRejectedPolicy;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -61,6 +67,7 @@ public class KafkaFetchConsumer extends DefaultConsumer
     private volatile ConsumerListener<Object, ProcessingResult> consumerListener;
     private HealthCheck livenessCheck;
     private HealthCheckRegistry healthCheckRegistry;
+    private boolean stopOffsetRepository;
 
     public KafkaFetchConsumer(KafkaFetchEndpoint endpoint, Processor processor, TaskSettings settings) {
         super(endpoint, processor);
@@ -135,8 +142,17 @@ public class KafkaFetchConsumer extends DefaultConsumer
                 healthCheckRegistry.register(livenessCheck);
             }
         }
+        KafkaFetchConfiguration configuration = endpoint.getConfiguration();
+        if (configuration.isPreValidateHostAndPort()) {
+            EndpointSettings.validateBrokers(configuration.getBrokers());
+        }
+        if (configuration.getKerberosConfigLocation() != null) {
+            // as camel-kafka: the JVM-wide Kerberos configuration
+            System.setProperty("java.security.krb5.conf", configuration.getKerberosConfigLocation());
+        }
+        OffsetStore offsetStore = offsetStore(configuration);
         ExecutorServiceManager esm = endpoint.getCamelContext().getExecutorServiceManager();
-        int count = endpoint.getConfiguration().getConsumersCount();
+        int count = configuration.getConsumersCount();
         String topic = settings.subscription();
         fetchThreads = esm.newFixedThreadPool(this, "KafkaFetchConsumer[" + topic + "]", count);
         // a hand-off pool: the dispatcher never starts more records than its slots, so threads stay within
@@ -155,7 +171,6 @@ public class KafkaFetchConsumer extends DefaultConsumer
             deadLetters = new DeadLetterPublisher(settings.deadLetterTopic(), settings.groupId(),
                     settings.producerProperties(), deadLetterSender);
         }
-        KafkaFetchConfiguration configuration = endpoint.getConfiguration();
         ExchangeBuilder builder = new ExchangeBuilder(configuration.getHeaderFilterStrategy(),
                 configuration.getHeaderDeserializer(), settings.groupId(),
                 !settings.autoCommitEnable() || settings.allowManualCommit(),
@@ -173,6 +188,7 @@ public class KafkaFetchConsumer extends DefaultConsumer
                     commitQueue -> new RouteItemProcessor(this, builder, failuresHandledElsewhere, commitQueue),
                     workers, getExceptionHandler(), pollErrors, deadLetters);
             task.setConsumerListener(consumerListener);
+            task.setOffsetStore(offsetStore);
             created.add(task);
         }
         tasks = List.copyOf(created);
@@ -182,6 +198,20 @@ public class KafkaFetchConsumer extends DefaultConsumer
         LOG.info("Started {} fetch task(s) on {} (group {}, maxConcurrency {}, ordering {}, maxInFlightRecords {})",
                 count, topic, settings.groupId(), settings.maxConcurrency(), settings.ordering(),
                 settings.maxInFlightRecords());
+    }
+
+    /** The offsetRepository (started here unless it runs already), as the tasks' offset store. */
+    private OffsetStore offsetStore(KafkaFetchConfiguration configuration) {
+        List<OffsetStore> stores = new ArrayList<>();
+        StateRepository<String, String> repository = configuration.getOffsetRepository();
+        if (repository != null) {
+            if (repository instanceof ServiceSupport service && !service.isStarted()) {
+                stopOffsetRepository = true;
+                ServiceHelper.startService(repository);
+            }
+            stores.add(new StateRepositoryOffsetStore(repository));
+        }
+        return OffsetStores.of(stores);
     }
 
     private HealthCheck newHealthCheck(HealthCheck.Kind kind) {
@@ -267,6 +297,10 @@ public class KafkaFetchConsumer extends DefaultConsumer
         if (deadLetterSender != null) {
             esm.shutdownNow(deadLetterSender);
             deadLetterSender = null;
+        }
+        if (stopOffsetRepository) {
+            ServiceHelper.stopService(getEndpoint().getConfiguration().getOffsetRepository());
+            stopOffsetRepository = false;
         }
         super.doStop();
         if (interrupted) {

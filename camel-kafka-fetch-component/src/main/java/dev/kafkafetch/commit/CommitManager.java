@@ -35,10 +35,16 @@ public final class CommitManager {
     private long commits;
     private long failures;
     private long lastCommitTimeMs;
+    private OffsetStore store = OffsetStore.NONE;
 
     public CommitManager(long intervalMs, long timeoutMs) {
         this.intervalMs = intervalMs;
         this.timeout = Duration.ofMillis(timeoutMs);
+    }
+
+    /** Where committed offsets are also written (offsetRepository, resume strategies); set before the task runs. */
+    public void setOffsetStore(OffsetStore store) {
+        this.store = store;
     }
 
     /** Milliseconds until the next interval commit is due (0 when due now). */
@@ -81,6 +87,7 @@ public final class CommitManager {
             }
         }
         succeeded();
+        stored(offsets);
         LOG.debug("Committed {}", offsets);
         return true;
     }
@@ -113,6 +120,16 @@ public final class CommitManager {
             }
         }
         succeeded();
+        stored(offsets);
+    }
+
+    /** A store that fails never fails the commit that Kafka accepted: it is written again at the next commit. */
+    private void stored(Map<TopicPartition, OffsetAndMetadata> offsets) {
+        try {
+            store.committed(offsets);
+        } catch (RuntimeException e) {
+            LOG.warn("Offset store could not keep {} (written again at the next commit): {}", offsets, e.toString());
+        }
     }
 
     private void succeeded() {

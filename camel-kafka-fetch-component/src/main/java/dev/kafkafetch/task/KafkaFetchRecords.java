@@ -13,6 +13,7 @@ import java.util.function.Supplier;
 
 import dev.kafkafetch.commit.CommitManager;
 import dev.kafkafetch.commit.ManualCommitQueue;
+import dev.kafkafetch.commit.OffsetStore;
 import dev.kafkafetch.dispatch.Dispatcher;
 import dev.kafkafetch.dispatch.ItemProcessor;
 import dev.kafkafetch.dispatch.Ordering;
@@ -165,6 +166,15 @@ public final class KafkaFetchRecords implements Runnable {
     /** Camel's Pausable EIP: the listener consulted after each record and, while paused by it, at each poll. */
     public void setConsumerListener(ConsumerListener<Object, ProcessingResult> listener) {
         failures.setListener(listener);
+    }
+
+    /**
+     * Where committed offsets are also kept and newly assigned partitions start (offsetRepository, Camel's resume
+     * strategies). Set before the task runs.
+     */
+    public void setOffsetStore(OffsetStore store) {
+        commits.setOffsetStore(store);
+        partitions.setOffsetStore(store);
     }
 
     public boolean awaitTermination(long timeoutMs) throws InterruptedException {

@@ -12,6 +12,7 @@ import java.util.Set;
 import java.util.function.Predicate;
 
 import dev.kafkafetch.commit.CommitManager;
+import dev.kafkafetch.commit.OffsetStore;
 import dev.kafkafetch.dispatch.Dispatcher;
 import dev.kafkafetch.dispatch.WorkItem;
 import dev.kafkafetch.metrics.PartitionSnapshot;
@@ -54,6 +55,7 @@ final class PartitionStates implements ConsumerRebalanceListener {
     private TaskConsumer consumer;
     private String pausedReason;
     private boolean firstAssignment = true;
+    private OffsetStore offsetStore = OffsetStore.NONE;
 
     /**
      * @param batches            null unless batching
@@ -71,6 +73,11 @@ final class PartitionStates implements ConsumerRebalanceListener {
         this.metrics = metrics;
         this.settle = settle;
         this.publish = publish;
+    }
+
+    /** Where newly assigned partitions start when it holds a position for them; set before the task runs. */
+    void setOffsetStore(OffsetStore offsetStore) {
+        this.offsetStore = offsetStore;
     }
 
     /** A new consumer: it starts with nothing assigned and nothing paused. */
@@ -269,6 +276,8 @@ final class PartitionStates implements ConsumerRebalanceListener {
             } else {
                 consumer.seekToEnd(partitions);
             }
+        } else {
+            seekToStored(partitions);
         }
         firstAssignment = false;
         if (pausedReason != null) {
@@ -276,6 +285,17 @@ final class PartitionStates implements ConsumerRebalanceListener {
         }
         publish.run();
         LOG.info("Fetch task {} assigned {}", taskName, partitions);
+    }
+
+    /** Partitions the offset store (offsetRepository, a resume strategy) holds a position for start there. */
+    private void seekToStored(Collection<TopicPartition> partitions) {
+        for (TopicPartition tp : partitions) {
+            long offset = offsetStore.startOffset(tp);
+            if (offset >= 0) {
+                consumer.seek(tp, offset);
+                LOG.info("Fetch task {}: {} starts at offset {} held by the offset store", taskName, tp, offset);
+            }
+        }
     }
 
     private PartitionState assign(TopicPartition tp, long committed) {
