@@ -19,6 +19,7 @@ import dev.kafkafetch.health.KafkaFetchConsumerHealthCheck;
 import dev.kafkafetch.metrics.TaskSnapshot;
 import dev.kafkafetch.processor.ExchangeBuilder;
 import dev.kafkafetch.processor.RouteItemProcessor;
+import dev.kafkafetch.resume.KafkaFetchResumeAdapter;
 import dev.kafkafetch.resume.OffsetStores;
 import dev.kafkafetch.resume.StateRepositoryOffsetStore;
 import dev.kafkafetch.serde.RecordDecoder;
@@ -31,6 +32,9 @@ import org.apache.camel.health.HealthCheckAware;
 import org.apache.camel.health.HealthCheckRegistry;
 import org.apache.camel.resume.ConsumerListener;
 import org.apache.camel.resume.ConsumerListenerAware;
+import org.apache.camel.resume.ResumeAdapter;
+import org.apache.camel.resume.ResumeAware;
+import org.apache.camel.resume.ResumeStrategy;
 import org.apache.camel.spi.ExecutorServiceManager;
 import org.apache.camel.spi.StateRepository;
 import org.apache.camel.spi.ThreadPoolProfile;
@@ -51,7 +55,8 @@ import org.slf4j.LoggerFactory;
  * commits what finished, and closes.
  */
 public class KafkaFetchConsumer extends DefaultConsumer
-        implements Suspendable, HealthCheckAware, ConsumerListenerAware<ConsumerListener<Object, ProcessingResult>> {
+        implements Suspendable, HealthCheckAware, ConsumerListenerAware<ConsumerListener<Object, ProcessingResult>>,
+        ResumeAware<ResumeStrategy> {
 
     private static final Logger LOG = LoggerFactory.getLogger(KafkaFetchConsumer.class);
 
@@ -68,6 +73,7 @@ public class KafkaFetchConsumer extends DefaultConsumer
     private HealthCheck livenessCheck;
     private HealthCheckRegistry healthCheckRegistry;
     private boolean stopOffsetRepository;
+    private ResumeStrategy resumeStrategy;
 
     public KafkaFetchConsumer(KafkaFetchEndpoint endpoint, Processor processor, TaskSettings settings) {
         super(endpoint, processor);
@@ -116,6 +122,22 @@ public class KafkaFetchConsumer extends DefaultConsumer
     public void setConsumerListener(ConsumerListener<Object, ProcessingResult> consumerListener) {
         this.consumerListener = consumerListener;
         tasks.forEach(t -> t.setConsumerListener(consumerListener));
+    }
+
+    /** Camel's resume API ({@code resumable().resumeStrategy(...)}): see {@link KafkaFetchResumeAdapter}. */
+    @Override
+    public void setResumeStrategy(ResumeStrategy resumeStrategy) {
+        this.resumeStrategy = resumeStrategy;
+    }
+
+    @Override
+    public ResumeStrategy getResumeStrategy() {
+        return resumeStrategy;
+    }
+
+    @Override
+    public String adapterFactoryService() {
+        return "kafka-fetch-adapter-factory";
     }
 
     @Override
@@ -200,9 +222,21 @@ public class KafkaFetchConsumer extends DefaultConsumer
                 settings.maxInFlightRecords());
     }
 
-    /** The offsetRepository (started here unless it runs already), as the tasks' offset store. */
+    /**
+     * Where newly assigned partitions start: the resume strategy's adapter first, then the offsetRepository (started
+     * here unless it runs already).
+     */
     private OffsetStore offsetStore(KafkaFetchConfiguration configuration) {
         List<OffsetStore> stores = new ArrayList<>();
+        if (resumeStrategy != null) {
+            ResumeAdapter adapter = resumeStrategy.getAdapter();
+            if (!(adapter instanceof KafkaFetchResumeAdapter ours)) {
+                throw new IllegalArgumentException("kafka-fetch: the resume strategy " + resumeStrategy
+                                                   + " must use the adapter " + KafkaFetchResumeAdapter.class.getName()
+                                                   + ", not " + adapter);
+            }
+            stores.add(ours);
+        }
         StateRepository<String, String> repository = configuration.getOffsetRepository();
         if (repository != null) {
             if (repository instanceof ServiceSupport service && !service.isStarted()) {
