@@ -214,8 +214,12 @@ public class KafkaFetchComponentConfigurer extends PropertyConfigurerSupport imp
         case "subscribeConsumerBackoffInterval": target.setSubscribeConsumerBackoffInterval(property(camelContext, long.class, value)); return true;
         case "subscribeconsumerbackoffmaxattempts":
         case "subscribeConsumerBackoffMaxAttempts": target.setSubscribeConsumerBackoffMaxAttempts(property(camelContext, int.class, value)); return true;
+        case "subscribeconsumertopicmustexists":
+        case "subscribeConsumerTopicMustExists": target.setSubscribeConsumerTopicMustExists(property(camelContext, boolean.class, value)); return true;
         case "topicispattern":
         case "topicIsPattern": getOrCreateConfiguration(target).setTopicIsPattern(property(camelContext, boolean.class, value)); return true;
+        case "useglobalsslcontextparameters":
+        case "useGlobalSslContextParameters": target.setUseGlobalSslContextParameters(property(camelContext, boolean.class, value)); return true;
         case "valuedeserializer":
         case "valueDeserializer": getOrCreateConfiguration(target).setValueDeserializer(property(camelContext, java.lang.String.class, value)); return true;
         default: return false;
@@ -409,8 +413,12 @@ public class KafkaFetchComponentConfigurer extends PropertyConfigurerSupport imp
         case "subscribeConsumerBackoffInterval": return long.class;
         case "subscribeconsumerbackoffmaxattempts":
         case "subscribeConsumerBackoffMaxAttempts": return int.class;
+        case "subscribeconsumertopicmustexists":
+        case "subscribeConsumerTopicMustExists": return boolean.class;
         case "topicispattern":
         case "topicIsPattern": return boolean.class;
+        case "useglobalsslcontextparameters":
+        case "useGlobalSslContextParameters": return boolean.class;
         case "valuedeserializer":
         case "valueDeserializer": return java.lang.String.class;
         default: return null;
@@ -605,8 +613,12 @@ public class KafkaFetchComponentConfigurer extends PropertyConfigurerSupport imp
         case "subscribeConsumerBackoffInterval": return target.getSubscribeConsumerBackoffInterval();
         case "subscribeconsumerbackoffmaxattempts":
         case "subscribeConsumerBackoffMaxAttempts": return target.getSubscribeConsumerBackoffMaxAttempts();
+        case "subscribeconsumertopicmustexists":
+        case "subscribeConsumerTopicMustExists": return target.isSubscribeConsumerTopicMustExists();
         case "topicispattern":
         case "topicIsPattern": return getOrCreateConfiguration(target).isTopicIsPattern();
+        case "useglobalsslcontextparameters":
+        case "useGlobalSslContextParameters": return target.isUseGlobalSslContextParameters();
         case "valuedeserializer":
         case "valueDeserializer": return getOrCreateConfiguration(target).getValueDeserializer();
         default: return null;

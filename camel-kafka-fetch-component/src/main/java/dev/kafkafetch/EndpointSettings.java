@@ -49,6 +49,12 @@ final class EndpointSettings {
     TaskSettings build() {
         String brokers = required("brokers", o.getBrokers());
         String groupId = required("groupId", o.getGroupId());
+        if (e.getComponent().isSubscribeConsumerTopicMustExists()) {
+            throw new IllegalArgumentException("kafka-fetch component option subscribeConsumerTopicMustExists=true is"
+                                               + " not supported: create the topics beforehand (a consumer never"
+                                               + " creates them unless"
+                                               + " additionalProperties.allow.auto.create.topics=true)");
+        }
         positive("consumersCount", o.getConsumersCount());
         int maxPollRecords = (int) positive("maxPollRecords", o.getMaxPollRecords());
         long pollTimeoutMs = positive("pollTimeoutMs", o.getPollTimeoutMs());

@@ -5,6 +5,7 @@ import java.util.Map;
 
 import dev.kafkafetch.error.PollExceptionStrategy;
 import org.apache.camel.Endpoint;
+import org.apache.camel.SSLContextParametersAware;
 import org.apache.camel.spi.Metadata;
 import org.apache.camel.spi.annotations.Component;
 import org.apache.camel.support.HealthCheckComponent;
@@ -20,10 +21,19 @@ import org.apache.camel.util.PropertiesHelper;
  * it. {@code additionalProperties} merge: the endpoint's entries are added to the component's.
  */
 @Component("kafka-fetch")
-public class KafkaFetchComponent extends HealthCheckComponent {
+public class KafkaFetchComponent extends HealthCheckComponent implements SSLContextParametersAware {
 
     @Metadata(description = "Options every kafka-fetch endpoint starts from; an endpoint's own options override them.")
     private KafkaFetchConfiguration configuration = new KafkaFetchConfiguration();
+    @Metadata(label = "security", defaultValue = "false",
+              description = "Enable usage of global SSL context parameters: an endpoint without sslContextParameters"
+                            + " uses the CamelContext's.")
+    private boolean useGlobalSslContextParameters;
+    @Metadata(label = "consumer,advanced", defaultValue = "false",
+              description = "camel-kafka's check that the topics exist before subscribing. Not supported: a route"
+                            + " with it set to true fails to start; create the topics beforehand (consumers never"
+                            + " create topics unless additionalProperties.allow.auto.create.topics=true).")
+    private boolean subscribeConsumerTopicMustExists;
 
     @Metadata(label = "consumer,advanced", defaultValue = "5000",
               description = "The delay in milliseconds to wait before trying again to create the kafka consumer"
@@ -66,6 +76,9 @@ public class KafkaFetchComponent extends HealthCheckComponent {
         endpoint.setConfiguration(getConfiguration().copy());
         endpoint.setTopic(remaining);
         setProperties(endpoint, parameters);
+        if (endpoint.getConfiguration().getSslContextParameters() == null) {
+            endpoint.getConfiguration().setSslContextParameters(retrieveGlobalSslContextParameters());
+        }
         if (!endpointAdditional.isEmpty()) {
             Map<String, Object> resolved = new HashMap<>();
             // #bean and #class values are resolved as in any other option
@@ -73,6 +86,24 @@ public class KafkaFetchComponent extends HealthCheckComponent {
             endpoint.getConfiguration().getAdditionalProperties().putAll(resolved);
         }
         return endpoint;
+    }
+
+    @Override
+    public boolean isUseGlobalSslContextParameters() {
+        return useGlobalSslContextParameters;
+    }
+
+    @Override
+    public void setUseGlobalSslContextParameters(boolean useGlobalSslContextParameters) {
+        this.useGlobalSslContextParameters = useGlobalSslContextParameters;
+    }
+
+    public boolean isSubscribeConsumerTopicMustExists() {
+        return subscribeConsumerTopicMustExists;
+    }
+
+    public void setSubscribeConsumerTopicMustExists(boolean subscribeConsumerTopicMustExists) {
+        this.subscribeConsumerTopicMustExists = subscribeConsumerTopicMustExists;
     }
 
     public KafkaFetchConfiguration getConfiguration() {
