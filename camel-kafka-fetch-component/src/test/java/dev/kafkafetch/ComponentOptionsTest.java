@@ -10,13 +10,17 @@ import org.apache.camel.support.PropertyBindingSupport;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 /**
  * Every endpoint option can be set once on the component (as {@code camel.component.kafka-fetch.<option>} does): each
  * endpoint starts from a copy of the component's configuration, its own URI options override it, additional
- * properties merge, and one endpoint's values never leak into another's or back into the component.
+ * properties merge, and one endpoint's values never leak into another's or back into the component. Durations are
+ * accepted where camel-kafka accepts them, and bad values fail naming the option.
  */
 class ComponentOptionsTest {
 
@@ -91,6 +95,35 @@ class ComponentOptionsTest {
         assertThat(two.getConfiguration().getAdditionalProperties()).doesNotContainKey("x");
         assertThat(component.getConfiguration().getGroupId()).isEqualTo("app");
         assertThat(component.getConfiguration().getAdditionalProperties()).doesNotContainKey("x");
+    }
+
+    @ParameterizedTest(name = "[{index}] {0}")
+    @CsvSource(delimiter = '|', value = {
+        "pollTimeoutMs=-5s|pollTimeoutMs",
+        "commitTimeoutMs=-1|commitTimeoutMs",
+        "maxPollIntervalMs=-2s|maxPollIntervalMs",
+        "fetchMinBytes=-1|fetchMinBytes",
+        "kerberosRenewJitter=-0.5|kerberosRenewJitter",
+        "saslAuthType=BOGUS|saslAuthType" })
+    void badValuesFailNamingTheOption(String option, String named) {
+        Throwable failure = catchThrowable(() -> context
+                .getEndpoint("kafka-fetch:t?brokers=b:1&groupId=g&" + option, KafkaFetchEndpoint.class)
+                .taskSettings());
+        StringBuilder messages = new StringBuilder();
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            messages.append(t.getMessage()).append(" | ");
+        }
+        assertThat(messages.toString()).contains(named);
+    }
+
+    @Test
+    void durationsAreAcceptedAsInCamelKafka() {
+        KafkaFetchEndpoint endpoint = context.getEndpoint(
+                "kafka-fetch:t?brokers=b:1&groupId=g&pollTimeoutMs=2s&commitTimeoutMs=3s&maxPollIntervalMs=1m",
+                KafkaFetchEndpoint.class);
+        assertThat(endpoint.taskSettings().pollTimeoutMs()).isEqualTo(2000);
+        assertThat(endpoint.taskSettings().commitTimeoutMs()).isEqualTo(3000);
+        assertThat(endpoint.taskSettings().properties()).containsEntry("max.poll.interval.ms", "60000");
     }
 
     private void bind(Map<String, Object> options) {
