@@ -97,6 +97,8 @@ public class KafkaFetchComponentConfigurer extends PropertyConfigurerSupport imp
         case "interceptorClasses": getOrCreateConfiguration(target).setInterceptorClasses(property(camelContext, java.lang.String.class, value)); return true;
         case "isolationlevel":
         case "isolationLevel": getOrCreateConfiguration(target).setIsolationLevel(property(camelContext, java.lang.String.class, value)); return true;
+        case "kafkaclientfactory":
+        case "kafkaClientFactory": target.setKafkaClientFactory(property(camelContext, dev.kafkafetch.KafkaClientFactory.class, value)); return true;
         case "kafkamanualcommitfactory":
         case "kafkaManualCommitFactory": getOrCreateConfiguration(target).setKafkaManualCommitFactory(property(camelContext, dev.kafkafetch.commit.KafkaManualCommitFactory.class, value)); return true;
         case "kerberosbeforereloginmintime":
@@ -227,6 +229,11 @@ public class KafkaFetchComponentConfigurer extends PropertyConfigurerSupport imp
     }
 
     @Override
+    public String[] getAutowiredNames() {
+        return new String[]{"kafkaClientFactory"};
+    }
+
+    @Override
     public Class<?> getOptionType(String name, boolean ignoreCase) {
         switch (ignoreCase ? name.toLowerCase() : name) {
         case "additionalproperties":
@@ -296,6 +303,8 @@ public class KafkaFetchComponentConfigurer extends PropertyConfigurerSupport imp
         case "interceptorClasses": return java.lang.String.class;
         case "isolationlevel":
         case "isolationLevel": return java.lang.String.class;
+        case "kafkaclientfactory":
+        case "kafkaClientFactory": return dev.kafkafetch.KafkaClientFactory.class;
         case "kafkamanualcommitfactory":
         case "kafkaManualCommitFactory": return dev.kafkafetch.commit.KafkaManualCommitFactory.class;
         case "kerberosbeforereloginmintime":
@@ -496,6 +505,8 @@ public class KafkaFetchComponentConfigurer extends PropertyConfigurerSupport imp
         case "interceptorClasses": return getOrCreateConfiguration(target).getInterceptorClasses();
         case "isolationlevel":
         case "isolationLevel": return getOrCreateConfiguration(target).getIsolationLevel();
+        case "kafkaclientfactory":
+        case "kafkaClientFactory": return target.getKafkaClientFactory();
         case "kafkamanualcommitfactory":
         case "kafkaManualCommitFactory": return getOrCreateConfiguration(target).getKafkaManualCommitFactory();
         case "kerberosbeforereloginmintime":

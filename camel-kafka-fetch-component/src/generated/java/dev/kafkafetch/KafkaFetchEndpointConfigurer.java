@@ -83,6 +83,8 @@ public class KafkaFetchEndpointConfigurer extends PropertyConfigurerSupport impl
         case "interceptorClasses": target.getConfiguration().setInterceptorClasses(property(camelContext, java.lang.String.class, value)); return true;
         case "isolationlevel":
         case "isolationLevel": target.getConfiguration().setIsolationLevel(property(camelContext, java.lang.String.class, value)); return true;
+        case "kafkaclientfactory":
+        case "kafkaClientFactory": target.setKafkaClientFactory(property(camelContext, dev.kafkafetch.KafkaClientFactory.class, value)); return true;
         case "kafkamanualcommitfactory":
         case "kafkaManualCommitFactory": target.getConfiguration().setKafkaManualCommitFactory(property(camelContext, dev.kafkafetch.commit.KafkaManualCommitFactory.class, value)); return true;
         case "kerberosbeforereloginmintime":
@@ -265,6 +267,8 @@ public class KafkaFetchEndpointConfigurer extends PropertyConfigurerSupport impl
         case "interceptorClasses": return java.lang.String.class;
         case "isolationlevel":
         case "isolationLevel": return java.lang.String.class;
+        case "kafkaclientfactory":
+        case "kafkaClientFactory": return dev.kafkafetch.KafkaClientFactory.class;
         case "kafkamanualcommitfactory":
         case "kafkaManualCommitFactory": return dev.kafkafetch.commit.KafkaManualCommitFactory.class;
         case "kerberosbeforereloginmintime":
@@ -448,6 +452,8 @@ public class KafkaFetchEndpointConfigurer extends PropertyConfigurerSupport impl
         case "interceptorClasses": return target.getConfiguration().getInterceptorClasses();
         case "isolationlevel":
         case "isolationLevel": return target.getConfiguration().getIsolationLevel();
+        case "kafkaclientfactory":
+        case "kafkaClientFactory": return target.getKafkaClientFactory();
         case "kafkamanualcommitfactory":
         case "kafkaManualCommitFactory": return target.getConfiguration().getKafkaManualCommitFactory();
         case "kerberosbeforereloginmintime":

@@ -24,7 +24,7 @@ public class KafkaFetchEndpointUriFactory extends org.apache.camel.support.compo
     private static final Set<String> ENDPOINT_IDENTITY_PROPERTY_NAMES;
     private static final Map<String, String> MULTI_VALUE_PREFIXES;
     static {
-        Set<String> props = new HashSet<>(90);
+        Set<String> props = new HashSet<>(91);
         props.add("additionalProperties");
         props.add("allowManualCommit");
         props.add("autoCommitEnable");
@@ -56,6 +56,7 @@ public class KafkaFetchEndpointUriFactory extends org.apache.camel.support.compo
         props.add("heartbeatIntervalMs");
         props.add("interceptorClasses");
         props.add("isolationLevel");
+        props.add("kafkaClientFactory");
         props.add("kafkaManualCommitFactory");
         props.add("kerberosBeforeReloginMinTime");
         props.add("kerberosConfigLocation");

@@ -51,10 +51,24 @@ public class KafkaFetchComponent extends HealthCheckComponent implements SSLCont
                             + " eventually giving up and failing. 0 (the default) retries forever.")
     private int subscribeConsumerBackoffMaxAttempts;
 
+    @Metadata(autowired = true, label = "advanced",
+              description = "Factory creating the KafkaConsumers (each fetch task's, again after a reconnect) and the"
+                            + " dead-letter producers, to wrap or instrument them, as camel-kafka's"
+                            + " kafkaClientFactory. Autowired when the registry holds exactly one.")
+    private KafkaClientFactory kafkaClientFactory;
+
     @Metadata(label = "consumer,advanced",
               description = "A custom strategy deciding what a fetch task does when poll() throws; overrides every"
                             + " endpoint's pollOnError.")
     private PollExceptionStrategy pollExceptionStrategy;
+
+    public KafkaClientFactory getKafkaClientFactory() {
+        return kafkaClientFactory;
+    }
+
+    public void setKafkaClientFactory(KafkaClientFactory kafkaClientFactory) {
+        this.kafkaClientFactory = kafkaClientFactory;
+    }
 
     public PollExceptionStrategy getPollExceptionStrategy() {
         return pollExceptionStrategy;

@@ -4,10 +4,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.function.Function;
 
 import dev.kafkafetch.commit.OffsetStore;
 import dev.kafkafetch.dispatch.ProcessingResult;
@@ -42,7 +40,6 @@ import org.apache.camel.support.DefaultConsumer;
 import org.apache.camel.support.service.ServiceHelper;
 import org.apache.camel.support.service.ServiceSupport;
 import org.apache.camel.util.concurrent.ThreadPoolRejectedPolicy;
-import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.slf4j.Logger;
@@ -63,7 +60,6 @@ public class KafkaFetchConsumer extends DefaultConsumer
     private final TaskSettings settings;
     /** Replaced whole on start and stop, so readers on other threads always see a complete list. */
     private volatile List<KafkaFetchRecords> tasks = List.of();
-    private Function<Properties, Consumer<byte[], byte[]>> consumerFactory = KafkaConsumer::new;
     private ExecutorService fetchThreads;
     private ExecutorService workers;
     private ScheduledExecutorService deadLetterSender;
@@ -83,11 +79,6 @@ public class KafkaFetchConsumer extends DefaultConsumer
     @Override
     public KafkaFetchEndpoint getEndpoint() {
         return (KafkaFetchEndpoint) super.getEndpoint();
-    }
-
-    /** For tests of the fetch loop: how KafkaConsumers are created. */
-    public void setConsumerFactory(Function<Properties, Consumer<byte[], byte[]>> consumerFactory) {
-        this.consumerFactory = consumerFactory;
     }
 
     public TaskSettings getSettings() {
@@ -173,6 +164,7 @@ public class KafkaFetchConsumer extends DefaultConsumer
             System.setProperty("java.security.krb5.conf", configuration.getKerberosConfigLocation());
         }
         OffsetStore offsetStore = offsetStore(configuration);
+        KafkaClientFactory clients = endpoint.kafkaClientFactory();
         ExecutorServiceManager esm = endpoint.getCamelContext().getExecutorServiceManager();
         int count = configuration.getConsumersCount();
         String topic = settings.subscription();
@@ -191,7 +183,7 @@ public class KafkaFetchConsumer extends DefaultConsumer
         if (settings.deadLetterTopic() != null) {
             deadLetterSender = esm.newSingleThreadScheduledExecutor(this, "KafkaFetchDeadLetter[" + topic + "]");
             deadLetters = new DeadLetterPublisher(settings.deadLetterTopic(), settings.groupId(),
-                    settings.producerProperties(), deadLetterSender);
+                    settings.producerProperties(), clients::getProducer, deadLetterSender);
         }
         ExchangeBuilder builder = new ExchangeBuilder(configuration.getHeaderFilterStrategy(),
                 configuration.getHeaderDeserializer(), settings.groupId(),
@@ -205,7 +197,7 @@ public class KafkaFetchConsumer extends DefaultConsumer
         for (int i = 0; i < count; i++) {
             TaskSettings taskSettings = settings.forTask(i, count);
             String name = "kafka-fetch[" + topic + "]#" + i;
-            KafkaFetchRecords task = new KafkaFetchRecords(taskSettings, name, consumerFactory,
+            KafkaFetchRecords task = new KafkaFetchRecords(taskSettings, name, clients::getConsumer,
                     () -> newDecoder(taskSettings),
                     commitQueue -> new RouteItemProcessor(this, builder, failuresHandledElsewhere, commitQueue),
                     workers, getExceptionHandler(), pollErrors, deadLetters);

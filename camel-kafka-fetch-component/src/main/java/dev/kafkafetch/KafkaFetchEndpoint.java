@@ -32,6 +32,10 @@ public class KafkaFetchEndpoint extends DefaultEndpoint implements HeaderFilterS
     private String topic;
     @UriParam
     private KafkaFetchConfiguration configuration = new KafkaFetchConfiguration();
+    @UriParam(label = "advanced",
+              description = "Factory creating this endpoint's KafkaConsumers and dead-letter producer (instead of the"
+                            + " component's kafkaClientFactory).")
+    private KafkaClientFactory kafkaClientFactory;
 
     public KafkaFetchEndpoint(String endpointUri, KafkaFetchComponent component) {
         super(endpointUri, component);
@@ -66,6 +70,23 @@ public class KafkaFetchEndpoint extends DefaultEndpoint implements HeaderFilterS
 
     public void setTopic(String topic) {
         this.topic = topic;
+    }
+
+    public KafkaClientFactory getKafkaClientFactory() {
+        return kafkaClientFactory;
+    }
+
+    public void setKafkaClientFactory(KafkaClientFactory kafkaClientFactory) {
+        this.kafkaClientFactory = kafkaClientFactory;
+    }
+
+    /** The factory the consumer uses: the endpoint's, else the component's, else the plain Kafka clients. */
+    KafkaClientFactory kafkaClientFactory() {
+        if (kafkaClientFactory != null) {
+            return kafkaClientFactory;
+        }
+        KafkaClientFactory fromComponent = getComponent().getKafkaClientFactory();
+        return fromComponent != null ? fromComponent : KafkaClientFactory.DEFAULT;
     }
 
     public KafkaFetchConfiguration getConfiguration() {

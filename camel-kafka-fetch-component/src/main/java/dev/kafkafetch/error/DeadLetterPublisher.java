@@ -7,10 +7,10 @@ import java.util.Properties;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 
 import dev.kafkafetch.KafkaFetchConstants;
 import dev.kafkafetch.dispatch.WorkItem;
-import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -58,8 +58,12 @@ public final class DeadLetterPublisher implements AutoCloseable {
     private final ScheduledExecutorService sender;
     private volatile boolean closed;
 
-    /** @param sender a single thread of the consumer's, on which every send happens */
+    /**
+     * @param producerFactory creates the producer (the route's kafkaClientFactory)
+     * @param sender          a single thread of the consumer's, on which every send happens
+     */
     public DeadLetterPublisher(String topic, String groupId, Properties clientProperties,
+                               Function<Properties, Producer<byte[], byte[]>> producerFactory,
                                ScheduledExecutorService sender) {
         this.topic = topic;
         this.groupId = groupId;
@@ -70,7 +74,7 @@ public final class DeadLetterPublisher implements AutoCloseable {
         props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
         props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
         props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
-        this.producer = new KafkaProducer<>(props);
+        this.producer = producerFactory.apply(props);
     }
 
     /** The dead-letter topic. */
