@@ -14,6 +14,7 @@ import dev.kafkafetch.error.DeadLetterPublisher;
 import dev.kafkafetch.error.PollExceptionStrategy;
 import dev.kafkafetch.health.HealthSettings;
 import dev.kafkafetch.health.KafkaFetchConsumerHealthCheck;
+import dev.kafkafetch.metrics.ClientReachability;
 import dev.kafkafetch.metrics.TaskSnapshot;
 import dev.kafkafetch.processor.ExchangeBuilder;
 import dev.kafkafetch.processor.RouteItemProcessor;
@@ -92,6 +93,16 @@ public class KafkaFetchConsumer extends DefaultConsumer
             list.add(task.snapshot());
         }
         return list;
+    }
+
+    /** The live reachability of the task with this thread name (null when it has no consumer). */
+    private ClientReachability reachability(String taskName) {
+        for (KafkaFetchRecords task : tasks) {
+            if (task.threadName().equals(taskName)) {
+                return task.reachability();
+            }
+        }
+        return null;
     }
 
     public List<KafkaFetchRecords> tasks() {
@@ -248,7 +259,7 @@ public class KafkaFetchConsumer extends DefaultConsumer
                 c.getMaxPollIntervalMs() != null ? c.getMaxPollIntervalMs()
                         : HealthSettings.DEFAULT_MAX_POLL_INTERVAL_MS);
         KafkaFetchConsumerHealthCheck check = new KafkaFetchConsumerHealthCheck(getRouteId(), kind, health,
-                this::taskSnapshots);
+                this::taskSnapshots, this::reachability);
         check.setCamelContext(e.getCamelContext());
         return check;
     }

@@ -25,6 +25,7 @@ import dev.kafkafetch.error.PollErrorHandler;
 import dev.kafkafetch.error.PollExceptionStrategy;
 import dev.kafkafetch.error.PollOnError;
 import dev.kafkafetch.error.StallDetector;
+import dev.kafkafetch.metrics.ClientReachability;
 import dev.kafkafetch.metrics.TaskMetrics;
 import dev.kafkafetch.metrics.TaskSnapshot;
 import dev.kafkafetch.processor.BatchCollector;
@@ -139,6 +140,15 @@ public final class KafkaFetchRecords implements Runnable {
 
     public String threadName() {
         return threadName;
+    }
+
+    /**
+     * The reachability of the task's current consumer (null while it has none), for health checks that must not wait
+     * for the next snapshot; {@link ClientReachability#refresh} reads the client's metrics, never the consumer.
+     */
+    public ClientReachability reachability() {
+        TaskConsumer c = consumer;
+        return c != null ? c.reachability() : null;
     }
 
     /** Asks the task to stop: it finishes in-flight records (bounded by shutdownTimeout), commits and closes. */
