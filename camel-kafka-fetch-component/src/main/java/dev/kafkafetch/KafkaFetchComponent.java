@@ -5,6 +5,7 @@ import java.util.Map;
 
 import dev.kafkafetch.error.PollExceptionStrategy;
 import org.apache.camel.Endpoint;
+import org.apache.camel.PropertyBindingException;
 import org.apache.camel.SSLContextParametersAware;
 import org.apache.camel.spi.Metadata;
 import org.apache.camel.spi.annotations.Component;
@@ -34,6 +35,8 @@ public class KafkaFetchComponent extends HealthCheckComponent implements SSLCont
                             + " with it set to true fails to start; create the topics beforehand (consumers never"
                             + " create topics unless additionalProperties.allow.auto.create.topics=true).")
     private boolean subscribeConsumerTopicMustExists;
+    private CamelKafkaCompat compat;
+    private boolean compatLookedUp;
 
     @Metadata(label = "consumer,advanced", defaultValue = "5000",
               description = "The delay in milliseconds to wait before trying again to create the kafka consumer"
@@ -89,7 +92,11 @@ public class KafkaFetchComponent extends HealthCheckComponent implements SSLCont
         KafkaFetchEndpoint endpoint = new KafkaFetchEndpoint(uri, this);
         endpoint.setConfiguration(getConfiguration().copy());
         endpoint.setTopic(remaining);
-        setProperties(endpoint, parameters);
+        try {
+            setProperties(endpoint, parameters);
+        } catch (PropertyBindingException e) {
+            throw camelKafkaTypeOrSame(e);
+        }
         if (endpoint.getConfiguration().getSslContextParameters() == null) {
             endpoint.getConfiguration().setSslContextParameters(retrieveGlobalSslContextParameters());
         }
@@ -100,6 +107,33 @@ public class KafkaFetchComponent extends HealthCheckComponent implements SSLCont
             endpoint.getConfiguration().getAdditionalProperties().putAll(resolved);
         }
         return endpoint;
+    }
+
+    /**
+     * A camel-kafka type given where kafka-fetch has its own (headerDeserializer, kafkaManualCommitFactory, ...) gets a
+     * message naming the type to use; other binding errors are left as Camel reports them.
+     */
+    private static RuntimeException camelKafkaTypeOrSame(PropertyBindingException e) {
+        Object value = e.getValue();
+        String message = String.valueOf(e.getMessage());
+        if (CamelKafkaCompat.isCamelKafkaType(value) || message.contains("org.apache.camel.component.kafka.")) {
+            return new IllegalArgumentException("kafka-fetch option " + e.getPropertyName() + ": " + value
+                                                + " is one of camel-kafka's types; kafka-fetch takes its own (see the"
+                                                + " option's type: " + message + "). Add camel-kafka-fetch-compat to"
+                                                + " adapt camel-kafka's types",
+                    e);
+        }
+        return e;
+    }
+
+    /** The camel-kafka-fetch-compat module when it is on the classpath, else null (looked up once). */
+    public synchronized CamelKafkaCompat getCamelKafkaCompat() {
+        if (!compatLookedUp) {
+            compatLookedUp = true;
+            compat = getCamelContext().getCamelContextExtension().getFactoryFinder("META-INF/services/dev/kafkafetch/")
+                    .newInstance(CamelKafkaCompat.SERVICE, CamelKafkaCompat.class).orElse(null);
+        }
+        return compat;
     }
 
     @Override

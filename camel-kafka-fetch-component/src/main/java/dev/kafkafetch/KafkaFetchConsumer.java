@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
 
+import dev.kafkafetch.commit.KafkaManualCommitFactory;
 import dev.kafkafetch.commit.OffsetStore;
 import dev.kafkafetch.dispatch.ProcessingResult;
 import dev.kafkafetch.error.ConfiguredPollExceptionStrategy;
@@ -119,11 +120,27 @@ public class KafkaFetchConsumer extends DefaultConsumer
         return consumerListener;
     }
 
-    /** Camel's Pausable EIP sets it (use {@link KafkaFetchConsumerListener}); every fetch task consults it. */
+    /**
+     * Camel's Pausable EIP sets it (use {@link KafkaFetchConsumerListener}); every fetch task consults it. camel-kafka's
+     * listener is adapted by camel-kafka-fetch-compat, and refused without it (it would pause a consumer it does not
+     * have).
+     */
     @Override
-    public void setConsumerListener(ConsumerListener<Object, ProcessingResult> consumerListener) {
-        this.consumerListener = consumerListener;
-        tasks.forEach(t -> t.setConsumerListener(consumerListener));
+    public void setConsumerListener(ConsumerListener<Object, ProcessingResult> listener) {
+        ConsumerListener<Object, ProcessingResult> adapted = listener;
+        if (CamelKafkaCompat.isCamelKafkaType(listener)) {
+            CamelKafkaCompat compat = getEndpoint().getComponent().getCamelKafkaCompat();
+            if (compat == null) {
+                throw new IllegalArgumentException("kafka-fetch route " + getRouteId() + ": the Pausable EIP's consumer"
+                                                   + " listener " + listener.getClass().getName() + " is camel-kafka's;"
+                                                   + " use " + KafkaFetchConsumerListener.class.getName()
+                                                   + " (or add camel-kafka-fetch-compat, which adapts it)");
+            }
+            adapted = compat.consumerListener(listener);
+        }
+        this.consumerListener = adapted;
+        ConsumerListener<Object, ProcessingResult> set = adapted;
+        tasks.forEach(t -> t.setConsumerListener(set));
     }
 
     /** Camel's resume API ({@code resumable().resumeStrategy(...)}): see {@link KafkaFetchResumeAdapter}. */
@@ -196,10 +213,15 @@ public class KafkaFetchConsumer extends DefaultConsumer
             deadLetters = new DeadLetterPublisher(settings.deadLetterTopic(), settings.groupId(),
                     settings.producerProperties(), clients::getProducer, deadLetterSender);
         }
+        KafkaManualCommitFactory manualCommits = configuration.getKafkaManualCommitFactory();
+        CamelKafkaCompat compat = endpoint.getComponent().getCamelKafkaCompat();
+        if (compat != null && settings.allowManualCommit()) {
+            manualCommits = compat.manualCommitFactory(manualCommits); // the header is camel-kafka's type too
+        }
         ExchangeBuilder builder = new ExchangeBuilder(configuration.getHeaderFilterStrategy(),
                 configuration.getHeaderDeserializer(), settings.groupId(),
                 !settings.autoCommitEnable() || settings.allowManualCommit(),
-                settings.allowManualCommit() ? configuration.getKafkaManualCommitFactory() : null);
+                settings.allowManualCommit() ? manualCommits : null);
         boolean failuresHandledElsewhere = deadLetters != null || settings.breakOnFirstError();
         PollExceptionStrategy pollErrors = endpoint.getComponent().getPollExceptionStrategy() != null
                 ? endpoint.getComponent().getPollExceptionStrategy()
