@@ -19,53 +19,437 @@ import org.apache.camel.support.component.PropertyConfigurerSupport;
 @SuppressWarnings("unchecked")
 public class KafkaFetchComponentConfigurer extends PropertyConfigurerSupport implements GeneratedPropertyConfigurer, PropertyConfigurerGetter {
 
+    private dev.kafkafetch.KafkaFetchConfiguration getOrCreateConfiguration(KafkaFetchComponent target) {
+        if (target.getConfiguration() == null) {
+            target.setConfiguration(new dev.kafkafetch.KafkaFetchConfiguration());
+        }
+        return target.getConfiguration();
+    }
+
     @Override
     public boolean configure(CamelContext camelContext, Object obj, String name, Object value, boolean ignoreCase) {
         KafkaFetchComponent target = (KafkaFetchComponent) obj;
         switch (ignoreCase ? name.toLowerCase() : name) {
+        case "additionalproperties":
+        case "additionalProperties": getOrCreateConfiguration(target).setAdditionalProperties(property(camelContext, java.util.Map.class, value)); return true;
+        case "allowmanualcommit":
+        case "allowManualCommit": getOrCreateConfiguration(target).setAllowManualCommit(property(camelContext, boolean.class, value)); return true;
+        case "autocommitenable":
+        case "autoCommitEnable": getOrCreateConfiguration(target).setAutoCommitEnable(property(camelContext, boolean.class, value)); return true;
+        case "autocommitintervalms":
+        case "autoCommitIntervalMs": getOrCreateConfiguration(target).setAutoCommitIntervalMs(property(camelContext, java.lang.Integer.class, value)); return true;
+        case "autooffsetreset":
+        case "autoOffsetReset": getOrCreateConfiguration(target).setAutoOffsetReset(property(camelContext, java.lang.String.class, value)); return true;
         case "autowiredenabled":
         case "autowiredEnabled": target.setAutowiredEnabled(property(camelContext, boolean.class, value)); return true;
+        case "batching": getOrCreateConfiguration(target).setBatching(property(camelContext, boolean.class, value)); return true;
+        case "batchingintervalms":
+        case "batchingIntervalMs": getOrCreateConfiguration(target).setBatchingIntervalMs(property(camelContext, java.lang.Integer.class, value)); return true;
+        case "breakonfirsterror":
+        case "breakOnFirstError": getOrCreateConfiguration(target).setBreakOnFirstError(property(camelContext, boolean.class, value)); return true;
+        case "breakonfirsterrormaxattempts":
+        case "breakOnFirstErrorMaxAttempts": getOrCreateConfiguration(target).setBreakOnFirstErrorMaxAttempts(property(camelContext, int.class, value)); return true;
         case "bridgeerrorhandler":
         case "bridgeErrorHandler": target.setBridgeErrorHandler(property(camelContext, boolean.class, value)); return true;
+        case "brokers": getOrCreateConfiguration(target).setBrokers(property(camelContext, java.lang.String.class, value)); return true;
+        case "checkcrcs":
+        case "checkCrcs": getOrCreateConfiguration(target).setCheckCrcs(property(camelContext, java.lang.Boolean.class, value)); return true;
+        case "clientid":
+        case "clientId": getOrCreateConfiguration(target).setClientId(property(camelContext, java.lang.String.class, value)); return true;
+        case "committimeoutms":
+        case "commitTimeoutMs": getOrCreateConfiguration(target).setCommitTimeoutMs(property(camelContext, java.lang.Long.class, value)); return true;
+        case "configuration": target.setConfiguration(property(camelContext, dev.kafkafetch.KafkaFetchConfiguration.class, value)); return true;
+        case "consumerrequesttimeoutms":
+        case "consumerRequestTimeoutMs": getOrCreateConfiguration(target).setConsumerRequestTimeoutMs(property(camelContext, java.lang.Integer.class, value)); return true;
+        case "consumerscount":
+        case "consumersCount": getOrCreateConfiguration(target).setConsumersCount(property(camelContext, int.class, value)); return true;
         case "createconsumerbackoffinterval":
         case "createConsumerBackoffInterval": target.setCreateConsumerBackoffInterval(property(camelContext, long.class, value)); return true;
         case "createconsumerbackoffmaxattempts":
         case "createConsumerBackoffMaxAttempts": target.setCreateConsumerBackoffMaxAttempts(property(camelContext, int.class, value)); return true;
+        case "createretrytopics":
+        case "createRetryTopics": getOrCreateConfiguration(target).setCreateRetryTopics(property(camelContext, boolean.class, value)); return true;
+        case "deadlettertopic":
+        case "deadLetterTopic": getOrCreateConfiguration(target).setDeadLetterTopic(property(camelContext, java.lang.String.class, value)); return true;
+        case "fetchmaxbytes":
+        case "fetchMaxBytes": getOrCreateConfiguration(target).setFetchMaxBytes(property(camelContext, java.lang.Integer.class, value)); return true;
+        case "fetchminbytes":
+        case "fetchMinBytes": getOrCreateConfiguration(target).setFetchMinBytes(property(camelContext, java.lang.Integer.class, value)); return true;
+        case "fetchwaitmaxms":
+        case "fetchWaitMaxMs": getOrCreateConfiguration(target).setFetchWaitMaxMs(property(camelContext, java.lang.Integer.class, value)); return true;
+        case "groupid":
+        case "groupId": getOrCreateConfiguration(target).setGroupId(property(camelContext, java.lang.String.class, value)); return true;
+        case "groupinstanceid":
+        case "groupInstanceId": getOrCreateConfiguration(target).setGroupInstanceId(property(camelContext, java.lang.String.class, value)); return true;
+        case "groupprotocol":
+        case "groupProtocol": getOrCreateConfiguration(target).setGroupProtocol(property(camelContext, java.lang.String.class, value)); return true;
+        case "groupremoteassignor":
+        case "groupRemoteAssignor": getOrCreateConfiguration(target).setGroupRemoteAssignor(property(camelContext, java.lang.String.class, value)); return true;
+        case "headerdeserializer":
+        case "headerDeserializer": getOrCreateConfiguration(target).setHeaderDeserializer(property(camelContext, dev.kafkafetch.serde.KafkaHeaderDeserializer.class, value)); return true;
+        case "headerfilterstrategy":
+        case "headerFilterStrategy": getOrCreateConfiguration(target).setHeaderFilterStrategy(property(camelContext, org.apache.camel.spi.HeaderFilterStrategy.class, value)); return true;
         case "healthcheckconsumerenabled":
         case "healthCheckConsumerEnabled": target.setHealthCheckConsumerEnabled(property(camelContext, boolean.class, value)); return true;
         case "healthcheckproducerenabled":
         case "healthCheckProducerEnabled": target.setHealthCheckProducerEnabled(property(camelContext, boolean.class, value)); return true;
+        case "heartbeatintervalms":
+        case "heartbeatIntervalMs": getOrCreateConfiguration(target).setHeartbeatIntervalMs(property(camelContext, java.lang.Integer.class, value)); return true;
+        case "interceptorclasses":
+        case "interceptorClasses": getOrCreateConfiguration(target).setInterceptorClasses(property(camelContext, java.lang.String.class, value)); return true;
+        case "isolationlevel":
+        case "isolationLevel": getOrCreateConfiguration(target).setIsolationLevel(property(camelContext, java.lang.String.class, value)); return true;
+        case "kafkaclientfactory":
+        case "kafkaClientFactory": target.setKafkaClientFactory(property(camelContext, dev.kafkafetch.KafkaClientFactory.class, value)); return true;
+        case "kafkamanualcommitfactory":
+        case "kafkaManualCommitFactory": getOrCreateConfiguration(target).setKafkaManualCommitFactory(property(camelContext, dev.kafkafetch.commit.KafkaManualCommitFactory.class, value)); return true;
+        case "kerberosbeforereloginmintime":
+        case "kerberosBeforeReloginMinTime": getOrCreateConfiguration(target).setKerberosBeforeReloginMinTime(property(camelContext, java.lang.Integer.class, value)); return true;
+        case "kerberosconfiglocation":
+        case "kerberosConfigLocation": getOrCreateConfiguration(target).setKerberosConfigLocation(property(camelContext, java.lang.String.class, value)); return true;
+        case "kerberosinitcmd":
+        case "kerberosInitCmd": getOrCreateConfiguration(target).setKerberosInitCmd(property(camelContext, java.lang.String.class, value)); return true;
+        case "kerberosprincipaltolocalrules":
+        case "kerberosPrincipalToLocalRules": getOrCreateConfiguration(target).setKerberosPrincipalToLocalRules(property(camelContext, java.lang.String.class, value)); return true;
+        case "kerberosrenewjitter":
+        case "kerberosRenewJitter": getOrCreateConfiguration(target).setKerberosRenewJitter(property(camelContext, java.lang.Double.class, value)); return true;
+        case "kerberosrenewwindowfactor":
+        case "kerberosRenewWindowFactor": getOrCreateConfiguration(target).setKerberosRenewWindowFactor(property(camelContext, java.lang.Double.class, value)); return true;
+        case "keydeserializer":
+        case "keyDeserializer": getOrCreateConfiguration(target).setKeyDeserializer(property(camelContext, java.lang.String.class, value)); return true;
+        case "maxconcurrency":
+        case "maxConcurrency": getOrCreateConfiguration(target).setMaxConcurrency(property(camelContext, int.class, value)); return true;
+        case "maxinflightrecords":
+        case "maxInFlightRecords": getOrCreateConfiguration(target).setMaxInFlightRecords(property(camelContext, int.class, value)); return true;
+        case "maxpartitionfetchbytes":
+        case "maxPartitionFetchBytes": getOrCreateConfiguration(target).setMaxPartitionFetchBytes(property(camelContext, java.lang.Integer.class, value)); return true;
+        case "maxpollintervalms":
+        case "maxPollIntervalMs": getOrCreateConfiguration(target).setMaxPollIntervalMs(property(camelContext, java.lang.Integer.class, value)); return true;
+        case "maxpollrecords":
+        case "maxPollRecords": getOrCreateConfiguration(target).setMaxPollRecords(property(camelContext, java.lang.Integer.class, value)); return true;
+        case "metadatamaxagems":
+        case "metadataMaxAgeMs": getOrCreateConfiguration(target).setMetadataMaxAgeMs(property(camelContext, java.lang.Integer.class, value)); return true;
+        case "metricsperpartition":
+        case "metricsPerPartition": getOrCreateConfiguration(target).setMetricsPerPartition(property(camelContext, boolean.class, value)); return true;
+        case "oauthclientid":
+        case "oauthClientId": getOrCreateConfiguration(target).setOauthClientId(property(camelContext, java.lang.String.class, value)); return true;
+        case "oauthclientsecret":
+        case "oauthClientSecret": getOrCreateConfiguration(target).setOauthClientSecret(property(camelContext, java.lang.String.class, value)); return true;
+        case "oauthscope":
+        case "oauthScope": getOrCreateConfiguration(target).setOauthScope(property(camelContext, java.lang.String.class, value)); return true;
+        case "oauthtokenendpointuri":
+        case "oauthTokenEndpointUri": getOrCreateConfiguration(target).setOauthTokenEndpointUri(property(camelContext, java.lang.String.class, value)); return true;
+        case "offsetmap":
+        case "offsetMap": getOrCreateConfiguration(target).setOffsetMap(property(camelContext, boolean.class, value)); return true;
+        case "offsetrepository":
+        case "offsetRepository": getOrCreateConfiguration(target).setOffsetRepository(property(camelContext, org.apache.camel.spi.StateRepository.class, value)); return true;
+        case "ordering": getOrCreateConfiguration(target).setOrdering(property(camelContext, dev.kafkafetch.dispatch.Ordering.class, value)); return true;
+        case "partitionassignor":
+        case "partitionAssignor": getOrCreateConfiguration(target).setPartitionAssignor(property(camelContext, java.lang.String.class, value)); return true;
         case "pollexceptionstrategy":
         case "pollExceptionStrategy": target.setPollExceptionStrategy(property(camelContext, dev.kafkafetch.error.PollExceptionStrategy.class, value)); return true;
+        case "pollonerror":
+        case "pollOnError": getOrCreateConfiguration(target).setPollOnError(property(camelContext, dev.kafkafetch.error.PollOnError.class, value)); return true;
+        case "polltimeoutms":
+        case "pollTimeoutMs": getOrCreateConfiguration(target).setPollTimeoutMs(property(camelContext, java.lang.Long.class, value)); return true;
+        case "prevalidatehostandport":
+        case "preValidateHostAndPort": getOrCreateConfiguration(target).setPreValidateHostAndPort(property(camelContext, boolean.class, value)); return true;
+        case "reconnectbackoffmaxms":
+        case "reconnectBackoffMaxMs": getOrCreateConfiguration(target).setReconnectBackoffMaxMs(property(camelContext, java.lang.Integer.class, value)); return true;
+        case "retrybackoffmaxms":
+        case "retryBackoffMaxMs": getOrCreateConfiguration(target).setRetryBackoffMaxMs(property(camelContext, java.lang.Integer.class, value)); return true;
+        case "retrybackoffms":
+        case "retryBackoffMs": getOrCreateConfiguration(target).setRetryBackoffMs(property(camelContext, java.lang.Integer.class, value)); return true;
+        case "retrydelays":
+        case "retryDelays": getOrCreateConfiguration(target).setRetryDelays(property(camelContext, java.lang.String.class, value)); return true;
+        case "retrytopicpattern":
+        case "retryTopicPattern": getOrCreateConfiguration(target).setRetryTopicPattern(property(camelContext, java.lang.String.class, value)); return true;
+        case "revoketimeoutms":
+        case "revokeTimeoutMs": getOrCreateConfiguration(target).setRevokeTimeoutMs(property(camelContext, long.class, value)); return true;
+        case "saslauthtype":
+        case "saslAuthType": getOrCreateConfiguration(target).setSaslAuthType(property(camelContext, dev.kafkafetch.security.KafkaAuthType.class, value)); return true;
+        case "sasljaasconfig":
+        case "saslJaasConfig": getOrCreateConfiguration(target).setSaslJaasConfig(property(camelContext, java.lang.String.class, value)); return true;
+        case "saslkerberosservicename":
+        case "saslKerberosServiceName": getOrCreateConfiguration(target).setSaslKerberosServiceName(property(camelContext, java.lang.String.class, value)); return true;
+        case "saslmechanism":
+        case "saslMechanism": getOrCreateConfiguration(target).setSaslMechanism(property(camelContext, java.lang.String.class, value)); return true;
+        case "saslpassword":
+        case "saslPassword": getOrCreateConfiguration(target).setSaslPassword(property(camelContext, java.lang.String.class, value)); return true;
+        case "saslusername":
+        case "saslUsername": getOrCreateConfiguration(target).setSaslUsername(property(camelContext, java.lang.String.class, value)); return true;
+        case "schemaregistryurl":
+        case "schemaRegistryURL": getOrCreateConfiguration(target).setSchemaRegistryURL(property(camelContext, java.lang.String.class, value)); return true;
+        case "securityprotocol":
+        case "securityProtocol": getOrCreateConfiguration(target).setSecurityProtocol(property(camelContext, java.lang.String.class, value)); return true;
+        case "seekto":
+        case "seekTo": getOrCreateConfiguration(target).setSeekTo(property(camelContext, dev.kafkafetch.task.SeekPolicy.class, value)); return true;
+        case "sessiontimeoutms":
+        case "sessionTimeoutMs": getOrCreateConfiguration(target).setSessionTimeoutMs(property(camelContext, java.lang.Integer.class, value)); return true;
+        case "shutdowntimeout":
+        case "shutdownTimeout": getOrCreateConfiguration(target).setShutdownTimeout(property(camelContext, int.class, value)); return true;
+        case "specificavroreader":
+        case "specificAvroReader": getOrCreateConfiguration(target).setSpecificAvroReader(property(camelContext, boolean.class, value)); return true;
+        case "sslciphersuites":
+        case "sslCipherSuites": getOrCreateConfiguration(target).setSslCipherSuites(property(camelContext, java.lang.String.class, value)); return true;
+        case "sslcontextparameters":
+        case "sslContextParameters": getOrCreateConfiguration(target).setSslContextParameters(property(camelContext, org.apache.camel.support.jsse.SSLContextParameters.class, value)); return true;
+        case "sslenabledprotocols":
+        case "sslEnabledProtocols": getOrCreateConfiguration(target).setSslEnabledProtocols(property(camelContext, java.lang.String.class, value)); return true;
+        case "sslendpointalgorithm":
+        case "sslEndpointAlgorithm": getOrCreateConfiguration(target).setSslEndpointAlgorithm(property(camelContext, java.lang.String.class, value)); return true;
+        case "sslkeypassword":
+        case "sslKeyPassword": getOrCreateConfiguration(target).setSslKeyPassword(property(camelContext, java.lang.String.class, value)); return true;
+        case "sslkeymanageralgorithm":
+        case "sslKeymanagerAlgorithm": getOrCreateConfiguration(target).setSslKeymanagerAlgorithm(property(camelContext, java.lang.String.class, value)); return true;
+        case "sslkeystorelocation":
+        case "sslKeystoreLocation": getOrCreateConfiguration(target).setSslKeystoreLocation(property(camelContext, java.lang.String.class, value)); return true;
+        case "sslkeystorepassword":
+        case "sslKeystorePassword": getOrCreateConfiguration(target).setSslKeystorePassword(property(camelContext, java.lang.String.class, value)); return true;
+        case "sslkeystoretype":
+        case "sslKeystoreType": getOrCreateConfiguration(target).setSslKeystoreType(property(camelContext, java.lang.String.class, value)); return true;
+        case "sslprotocol":
+        case "sslProtocol": getOrCreateConfiguration(target).setSslProtocol(property(camelContext, java.lang.String.class, value)); return true;
+        case "sslprovider":
+        case "sslProvider": getOrCreateConfiguration(target).setSslProvider(property(camelContext, java.lang.String.class, value)); return true;
+        case "ssltrustmanageralgorithm":
+        case "sslTrustmanagerAlgorithm": getOrCreateConfiguration(target).setSslTrustmanagerAlgorithm(property(camelContext, java.lang.String.class, value)); return true;
+        case "ssltruststorelocation":
+        case "sslTruststoreLocation": getOrCreateConfiguration(target).setSslTruststoreLocation(property(camelContext, java.lang.String.class, value)); return true;
+        case "ssltruststorepassword":
+        case "sslTruststorePassword": getOrCreateConfiguration(target).setSslTruststorePassword(property(camelContext, java.lang.String.class, value)); return true;
+        case "ssltruststoretype":
+        case "sslTruststoreType": getOrCreateConfiguration(target).setSslTruststoreType(property(camelContext, java.lang.String.class, value)); return true;
+        case "stalltimeoutms":
+        case "stallTimeoutMs": getOrCreateConfiguration(target).setStallTimeoutMs(property(camelContext, long.class, value)); return true;
         case "subscribeconsumerbackoffinterval":
         case "subscribeConsumerBackoffInterval": target.setSubscribeConsumerBackoffInterval(property(camelContext, long.class, value)); return true;
         case "subscribeconsumerbackoffmaxattempts":
         case "subscribeConsumerBackoffMaxAttempts": target.setSubscribeConsumerBackoffMaxAttempts(property(camelContext, int.class, value)); return true;
+        case "subscribeconsumertopicmustexists":
+        case "subscribeConsumerTopicMustExists": target.setSubscribeConsumerTopicMustExists(property(camelContext, boolean.class, value)); return true;
+        case "topicispattern":
+        case "topicIsPattern": getOrCreateConfiguration(target).setTopicIsPattern(property(camelContext, boolean.class, value)); return true;
+        case "useglobalsslcontextparameters":
+        case "useGlobalSslContextParameters": target.setUseGlobalSslContextParameters(property(camelContext, boolean.class, value)); return true;
+        case "valuedeserializer":
+        case "valueDeserializer": getOrCreateConfiguration(target).setValueDeserializer(property(camelContext, java.lang.String.class, value)); return true;
         default: return false;
         }
     }
 
     @Override
+    public String[] getAutowiredNames() {
+        return new String[]{"kafkaClientFactory"};
+    }
+
+    @Override
     public Class<?> getOptionType(String name, boolean ignoreCase) {
         switch (ignoreCase ? name.toLowerCase() : name) {
+        case "additionalproperties":
+        case "additionalProperties": return java.util.Map.class;
+        case "allowmanualcommit":
+        case "allowManualCommit": return boolean.class;
+        case "autocommitenable":
+        case "autoCommitEnable": return boolean.class;
+        case "autocommitintervalms":
+        case "autoCommitIntervalMs": return java.lang.Integer.class;
+        case "autooffsetreset":
+        case "autoOffsetReset": return java.lang.String.class;
         case "autowiredenabled":
         case "autowiredEnabled": return boolean.class;
+        case "batching": return boolean.class;
+        case "batchingintervalms":
+        case "batchingIntervalMs": return java.lang.Integer.class;
+        case "breakonfirsterror":
+        case "breakOnFirstError": return boolean.class;
+        case "breakonfirsterrormaxattempts":
+        case "breakOnFirstErrorMaxAttempts": return int.class;
         case "bridgeerrorhandler":
         case "bridgeErrorHandler": return boolean.class;
+        case "brokers": return java.lang.String.class;
+        case "checkcrcs":
+        case "checkCrcs": return java.lang.Boolean.class;
+        case "clientid":
+        case "clientId": return java.lang.String.class;
+        case "committimeoutms":
+        case "commitTimeoutMs": return java.lang.Long.class;
+        case "configuration": return dev.kafkafetch.KafkaFetchConfiguration.class;
+        case "consumerrequesttimeoutms":
+        case "consumerRequestTimeoutMs": return java.lang.Integer.class;
+        case "consumerscount":
+        case "consumersCount": return int.class;
         case "createconsumerbackoffinterval":
         case "createConsumerBackoffInterval": return long.class;
         case "createconsumerbackoffmaxattempts":
         case "createConsumerBackoffMaxAttempts": return int.class;
+        case "createretrytopics":
+        case "createRetryTopics": return boolean.class;
+        case "deadlettertopic":
+        case "deadLetterTopic": return java.lang.String.class;
+        case "fetchmaxbytes":
+        case "fetchMaxBytes": return java.lang.Integer.class;
+        case "fetchminbytes":
+        case "fetchMinBytes": return java.lang.Integer.class;
+        case "fetchwaitmaxms":
+        case "fetchWaitMaxMs": return java.lang.Integer.class;
+        case "groupid":
+        case "groupId": return java.lang.String.class;
+        case "groupinstanceid":
+        case "groupInstanceId": return java.lang.String.class;
+        case "groupprotocol":
+        case "groupProtocol": return java.lang.String.class;
+        case "groupremoteassignor":
+        case "groupRemoteAssignor": return java.lang.String.class;
+        case "headerdeserializer":
+        case "headerDeserializer": return dev.kafkafetch.serde.KafkaHeaderDeserializer.class;
+        case "headerfilterstrategy":
+        case "headerFilterStrategy": return org.apache.camel.spi.HeaderFilterStrategy.class;
         case "healthcheckconsumerenabled":
         case "healthCheckConsumerEnabled": return boolean.class;
         case "healthcheckproducerenabled":
         case "healthCheckProducerEnabled": return boolean.class;
+        case "heartbeatintervalms":
+        case "heartbeatIntervalMs": return java.lang.Integer.class;
+        case "interceptorclasses":
+        case "interceptorClasses": return java.lang.String.class;
+        case "isolationlevel":
+        case "isolationLevel": return java.lang.String.class;
+        case "kafkaclientfactory":
+        case "kafkaClientFactory": return dev.kafkafetch.KafkaClientFactory.class;
+        case "kafkamanualcommitfactory":
+        case "kafkaManualCommitFactory": return dev.kafkafetch.commit.KafkaManualCommitFactory.class;
+        case "kerberosbeforereloginmintime":
+        case "kerberosBeforeReloginMinTime": return java.lang.Integer.class;
+        case "kerberosconfiglocation":
+        case "kerberosConfigLocation": return java.lang.String.class;
+        case "kerberosinitcmd":
+        case "kerberosInitCmd": return java.lang.String.class;
+        case "kerberosprincipaltolocalrules":
+        case "kerberosPrincipalToLocalRules": return java.lang.String.class;
+        case "kerberosrenewjitter":
+        case "kerberosRenewJitter": return java.lang.Double.class;
+        case "kerberosrenewwindowfactor":
+        case "kerberosRenewWindowFactor": return java.lang.Double.class;
+        case "keydeserializer":
+        case "keyDeserializer": return java.lang.String.class;
+        case "maxconcurrency":
+        case "maxConcurrency": return int.class;
+        case "maxinflightrecords":
+        case "maxInFlightRecords": return int.class;
+        case "maxpartitionfetchbytes":
+        case "maxPartitionFetchBytes": return java.lang.Integer.class;
+        case "maxpollintervalms":
+        case "maxPollIntervalMs": return java.lang.Integer.class;
+        case "maxpollrecords":
+        case "maxPollRecords": return java.lang.Integer.class;
+        case "metadatamaxagems":
+        case "metadataMaxAgeMs": return java.lang.Integer.class;
+        case "metricsperpartition":
+        case "metricsPerPartition": return boolean.class;
+        case "oauthclientid":
+        case "oauthClientId": return java.lang.String.class;
+        case "oauthclientsecret":
+        case "oauthClientSecret": return java.lang.String.class;
+        case "oauthscope":
+        case "oauthScope": return java.lang.String.class;
+        case "oauthtokenendpointuri":
+        case "oauthTokenEndpointUri": return java.lang.String.class;
+        case "offsetmap":
+        case "offsetMap": return boolean.class;
+        case "offsetrepository":
+        case "offsetRepository": return org.apache.camel.spi.StateRepository.class;
+        case "ordering": return dev.kafkafetch.dispatch.Ordering.class;
+        case "partitionassignor":
+        case "partitionAssignor": return java.lang.String.class;
         case "pollexceptionstrategy":
         case "pollExceptionStrategy": return dev.kafkafetch.error.PollExceptionStrategy.class;
+        case "pollonerror":
+        case "pollOnError": return dev.kafkafetch.error.PollOnError.class;
+        case "polltimeoutms":
+        case "pollTimeoutMs": return java.lang.Long.class;
+        case "prevalidatehostandport":
+        case "preValidateHostAndPort": return boolean.class;
+        case "reconnectbackoffmaxms":
+        case "reconnectBackoffMaxMs": return java.lang.Integer.class;
+        case "retrybackoffmaxms":
+        case "retryBackoffMaxMs": return java.lang.Integer.class;
+        case "retrybackoffms":
+        case "retryBackoffMs": return java.lang.Integer.class;
+        case "retrydelays":
+        case "retryDelays": return java.lang.String.class;
+        case "retrytopicpattern":
+        case "retryTopicPattern": return java.lang.String.class;
+        case "revoketimeoutms":
+        case "revokeTimeoutMs": return long.class;
+        case "saslauthtype":
+        case "saslAuthType": return dev.kafkafetch.security.KafkaAuthType.class;
+        case "sasljaasconfig":
+        case "saslJaasConfig": return java.lang.String.class;
+        case "saslkerberosservicename":
+        case "saslKerberosServiceName": return java.lang.String.class;
+        case "saslmechanism":
+        case "saslMechanism": return java.lang.String.class;
+        case "saslpassword":
+        case "saslPassword": return java.lang.String.class;
+        case "saslusername":
+        case "saslUsername": return java.lang.String.class;
+        case "schemaregistryurl":
+        case "schemaRegistryURL": return java.lang.String.class;
+        case "securityprotocol":
+        case "securityProtocol": return java.lang.String.class;
+        case "seekto":
+        case "seekTo": return dev.kafkafetch.task.SeekPolicy.class;
+        case "sessiontimeoutms":
+        case "sessionTimeoutMs": return java.lang.Integer.class;
+        case "shutdowntimeout":
+        case "shutdownTimeout": return int.class;
+        case "specificavroreader":
+        case "specificAvroReader": return boolean.class;
+        case "sslciphersuites":
+        case "sslCipherSuites": return java.lang.String.class;
+        case "sslcontextparameters":
+        case "sslContextParameters": return org.apache.camel.support.jsse.SSLContextParameters.class;
+        case "sslenabledprotocols":
+        case "sslEnabledProtocols": return java.lang.String.class;
+        case "sslendpointalgorithm":
+        case "sslEndpointAlgorithm": return java.lang.String.class;
+        case "sslkeypassword":
+        case "sslKeyPassword": return java.lang.String.class;
+        case "sslkeymanageralgorithm":
+        case "sslKeymanagerAlgorithm": return java.lang.String.class;
+        case "sslkeystorelocation":
+        case "sslKeystoreLocation": return java.lang.String.class;
+        case "sslkeystorepassword":
+        case "sslKeystorePassword": return java.lang.String.class;
+        case "sslkeystoretype":
+        case "sslKeystoreType": return java.lang.String.class;
+        case "sslprotocol":
+        case "sslProtocol": return java.lang.String.class;
+        case "sslprovider":
+        case "sslProvider": return java.lang.String.class;
+        case "ssltrustmanageralgorithm":
+        case "sslTrustmanagerAlgorithm": return java.lang.String.class;
+        case "ssltruststorelocation":
+        case "sslTruststoreLocation": return java.lang.String.class;
+        case "ssltruststorepassword":
+        case "sslTruststorePassword": return java.lang.String.class;
+        case "ssltruststoretype":
+        case "sslTruststoreType": return java.lang.String.class;
+        case "stalltimeoutms":
+        case "stallTimeoutMs": return long.class;
         case "subscribeconsumerbackoffinterval":
         case "subscribeConsumerBackoffInterval": return long.class;
         case "subscribeconsumerbackoffmaxattempts":
         case "subscribeConsumerBackoffMaxAttempts": return int.class;
+        case "subscribeconsumertopicmustexists":
+        case "subscribeConsumerTopicMustExists": return boolean.class;
+        case "topicispattern":
+        case "topicIsPattern": return boolean.class;
+        case "useglobalsslcontextparameters":
+        case "useGlobalSslContextParameters": return boolean.class;
+        case "valuedeserializer":
+        case "valueDeserializer": return java.lang.String.class;
         default: return null;
         }
     }
@@ -74,24 +458,221 @@ public class KafkaFetchComponentConfigurer extends PropertyConfigurerSupport imp
     public Object getOptionValue(Object obj, String name, boolean ignoreCase) {
         KafkaFetchComponent target = (KafkaFetchComponent) obj;
         switch (ignoreCase ? name.toLowerCase() : name) {
+        case "additionalproperties":
+        case "additionalProperties": return getOrCreateConfiguration(target).getAdditionalProperties();
+        case "allowmanualcommit":
+        case "allowManualCommit": return getOrCreateConfiguration(target).isAllowManualCommit();
+        case "autocommitenable":
+        case "autoCommitEnable": return getOrCreateConfiguration(target).isAutoCommitEnable();
+        case "autocommitintervalms":
+        case "autoCommitIntervalMs": return getOrCreateConfiguration(target).getAutoCommitIntervalMs();
+        case "autooffsetreset":
+        case "autoOffsetReset": return getOrCreateConfiguration(target).getAutoOffsetReset();
         case "autowiredenabled":
         case "autowiredEnabled": return target.isAutowiredEnabled();
+        case "batching": return getOrCreateConfiguration(target).isBatching();
+        case "batchingintervalms":
+        case "batchingIntervalMs": return getOrCreateConfiguration(target).getBatchingIntervalMs();
+        case "breakonfirsterror":
+        case "breakOnFirstError": return getOrCreateConfiguration(target).isBreakOnFirstError();
+        case "breakonfirsterrormaxattempts":
+        case "breakOnFirstErrorMaxAttempts": return getOrCreateConfiguration(target).getBreakOnFirstErrorMaxAttempts();
         case "bridgeerrorhandler":
         case "bridgeErrorHandler": return target.isBridgeErrorHandler();
+        case "brokers": return getOrCreateConfiguration(target).getBrokers();
+        case "checkcrcs":
+        case "checkCrcs": return getOrCreateConfiguration(target).getCheckCrcs();
+        case "clientid":
+        case "clientId": return getOrCreateConfiguration(target).getClientId();
+        case "committimeoutms":
+        case "commitTimeoutMs": return getOrCreateConfiguration(target).getCommitTimeoutMs();
+        case "configuration": return target.getConfiguration();
+        case "consumerrequesttimeoutms":
+        case "consumerRequestTimeoutMs": return getOrCreateConfiguration(target).getConsumerRequestTimeoutMs();
+        case "consumerscount":
+        case "consumersCount": return getOrCreateConfiguration(target).getConsumersCount();
         case "createconsumerbackoffinterval":
         case "createConsumerBackoffInterval": return target.getCreateConsumerBackoffInterval();
         case "createconsumerbackoffmaxattempts":
         case "createConsumerBackoffMaxAttempts": return target.getCreateConsumerBackoffMaxAttempts();
+        case "createretrytopics":
+        case "createRetryTopics": return getOrCreateConfiguration(target).isCreateRetryTopics();
+        case "deadlettertopic":
+        case "deadLetterTopic": return getOrCreateConfiguration(target).getDeadLetterTopic();
+        case "fetchmaxbytes":
+        case "fetchMaxBytes": return getOrCreateConfiguration(target).getFetchMaxBytes();
+        case "fetchminbytes":
+        case "fetchMinBytes": return getOrCreateConfiguration(target).getFetchMinBytes();
+        case "fetchwaitmaxms":
+        case "fetchWaitMaxMs": return getOrCreateConfiguration(target).getFetchWaitMaxMs();
+        case "groupid":
+        case "groupId": return getOrCreateConfiguration(target).getGroupId();
+        case "groupinstanceid":
+        case "groupInstanceId": return getOrCreateConfiguration(target).getGroupInstanceId();
+        case "groupprotocol":
+        case "groupProtocol": return getOrCreateConfiguration(target).getGroupProtocol();
+        case "groupremoteassignor":
+        case "groupRemoteAssignor": return getOrCreateConfiguration(target).getGroupRemoteAssignor();
+        case "headerdeserializer":
+        case "headerDeserializer": return getOrCreateConfiguration(target).getHeaderDeserializer();
+        case "headerfilterstrategy":
+        case "headerFilterStrategy": return getOrCreateConfiguration(target).getHeaderFilterStrategy();
         case "healthcheckconsumerenabled":
         case "healthCheckConsumerEnabled": return target.isHealthCheckConsumerEnabled();
         case "healthcheckproducerenabled":
         case "healthCheckProducerEnabled": return target.isHealthCheckProducerEnabled();
+        case "heartbeatintervalms":
+        case "heartbeatIntervalMs": return getOrCreateConfiguration(target).getHeartbeatIntervalMs();
+        case "interceptorclasses":
+        case "interceptorClasses": return getOrCreateConfiguration(target).getInterceptorClasses();
+        case "isolationlevel":
+        case "isolationLevel": return getOrCreateConfiguration(target).getIsolationLevel();
+        case "kafkaclientfactory":
+        case "kafkaClientFactory": return target.getKafkaClientFactory();
+        case "kafkamanualcommitfactory":
+        case "kafkaManualCommitFactory": return getOrCreateConfiguration(target).getKafkaManualCommitFactory();
+        case "kerberosbeforereloginmintime":
+        case "kerberosBeforeReloginMinTime": return getOrCreateConfiguration(target).getKerberosBeforeReloginMinTime();
+        case "kerberosconfiglocation":
+        case "kerberosConfigLocation": return getOrCreateConfiguration(target).getKerberosConfigLocation();
+        case "kerberosinitcmd":
+        case "kerberosInitCmd": return getOrCreateConfiguration(target).getKerberosInitCmd();
+        case "kerberosprincipaltolocalrules":
+        case "kerberosPrincipalToLocalRules": return getOrCreateConfiguration(target).getKerberosPrincipalToLocalRules();
+        case "kerberosrenewjitter":
+        case "kerberosRenewJitter": return getOrCreateConfiguration(target).getKerberosRenewJitter();
+        case "kerberosrenewwindowfactor":
+        case "kerberosRenewWindowFactor": return getOrCreateConfiguration(target).getKerberosRenewWindowFactor();
+        case "keydeserializer":
+        case "keyDeserializer": return getOrCreateConfiguration(target).getKeyDeserializer();
+        case "maxconcurrency":
+        case "maxConcurrency": return getOrCreateConfiguration(target).getMaxConcurrency();
+        case "maxinflightrecords":
+        case "maxInFlightRecords": return getOrCreateConfiguration(target).getMaxInFlightRecords();
+        case "maxpartitionfetchbytes":
+        case "maxPartitionFetchBytes": return getOrCreateConfiguration(target).getMaxPartitionFetchBytes();
+        case "maxpollintervalms":
+        case "maxPollIntervalMs": return getOrCreateConfiguration(target).getMaxPollIntervalMs();
+        case "maxpollrecords":
+        case "maxPollRecords": return getOrCreateConfiguration(target).getMaxPollRecords();
+        case "metadatamaxagems":
+        case "metadataMaxAgeMs": return getOrCreateConfiguration(target).getMetadataMaxAgeMs();
+        case "metricsperpartition":
+        case "metricsPerPartition": return getOrCreateConfiguration(target).isMetricsPerPartition();
+        case "oauthclientid":
+        case "oauthClientId": return getOrCreateConfiguration(target).getOauthClientId();
+        case "oauthclientsecret":
+        case "oauthClientSecret": return getOrCreateConfiguration(target).getOauthClientSecret();
+        case "oauthscope":
+        case "oauthScope": return getOrCreateConfiguration(target).getOauthScope();
+        case "oauthtokenendpointuri":
+        case "oauthTokenEndpointUri": return getOrCreateConfiguration(target).getOauthTokenEndpointUri();
+        case "offsetmap":
+        case "offsetMap": return getOrCreateConfiguration(target).isOffsetMap();
+        case "offsetrepository":
+        case "offsetRepository": return getOrCreateConfiguration(target).getOffsetRepository();
+        case "ordering": return getOrCreateConfiguration(target).getOrdering();
+        case "partitionassignor":
+        case "partitionAssignor": return getOrCreateConfiguration(target).getPartitionAssignor();
         case "pollexceptionstrategy":
         case "pollExceptionStrategy": return target.getPollExceptionStrategy();
+        case "pollonerror":
+        case "pollOnError": return getOrCreateConfiguration(target).getPollOnError();
+        case "polltimeoutms":
+        case "pollTimeoutMs": return getOrCreateConfiguration(target).getPollTimeoutMs();
+        case "prevalidatehostandport":
+        case "preValidateHostAndPort": return getOrCreateConfiguration(target).isPreValidateHostAndPort();
+        case "reconnectbackoffmaxms":
+        case "reconnectBackoffMaxMs": return getOrCreateConfiguration(target).getReconnectBackoffMaxMs();
+        case "retrybackoffmaxms":
+        case "retryBackoffMaxMs": return getOrCreateConfiguration(target).getRetryBackoffMaxMs();
+        case "retrybackoffms":
+        case "retryBackoffMs": return getOrCreateConfiguration(target).getRetryBackoffMs();
+        case "retrydelays":
+        case "retryDelays": return getOrCreateConfiguration(target).getRetryDelays();
+        case "retrytopicpattern":
+        case "retryTopicPattern": return getOrCreateConfiguration(target).getRetryTopicPattern();
+        case "revoketimeoutms":
+        case "revokeTimeoutMs": return getOrCreateConfiguration(target).getRevokeTimeoutMs();
+        case "saslauthtype":
+        case "saslAuthType": return getOrCreateConfiguration(target).getSaslAuthType();
+        case "sasljaasconfig":
+        case "saslJaasConfig": return getOrCreateConfiguration(target).getSaslJaasConfig();
+        case "saslkerberosservicename":
+        case "saslKerberosServiceName": return getOrCreateConfiguration(target).getSaslKerberosServiceName();
+        case "saslmechanism":
+        case "saslMechanism": return getOrCreateConfiguration(target).getSaslMechanism();
+        case "saslpassword":
+        case "saslPassword": return getOrCreateConfiguration(target).getSaslPassword();
+        case "saslusername":
+        case "saslUsername": return getOrCreateConfiguration(target).getSaslUsername();
+        case "schemaregistryurl":
+        case "schemaRegistryURL": return getOrCreateConfiguration(target).getSchemaRegistryURL();
+        case "securityprotocol":
+        case "securityProtocol": return getOrCreateConfiguration(target).getSecurityProtocol();
+        case "seekto":
+        case "seekTo": return getOrCreateConfiguration(target).getSeekTo();
+        case "sessiontimeoutms":
+        case "sessionTimeoutMs": return getOrCreateConfiguration(target).getSessionTimeoutMs();
+        case "shutdowntimeout":
+        case "shutdownTimeout": return getOrCreateConfiguration(target).getShutdownTimeout();
+        case "specificavroreader":
+        case "specificAvroReader": return getOrCreateConfiguration(target).isSpecificAvroReader();
+        case "sslciphersuites":
+        case "sslCipherSuites": return getOrCreateConfiguration(target).getSslCipherSuites();
+        case "sslcontextparameters":
+        case "sslContextParameters": return getOrCreateConfiguration(target).getSslContextParameters();
+        case "sslenabledprotocols":
+        case "sslEnabledProtocols": return getOrCreateConfiguration(target).getSslEnabledProtocols();
+        case "sslendpointalgorithm":
+        case "sslEndpointAlgorithm": return getOrCreateConfiguration(target).getSslEndpointAlgorithm();
+        case "sslkeypassword":
+        case "sslKeyPassword": return getOrCreateConfiguration(target).getSslKeyPassword();
+        case "sslkeymanageralgorithm":
+        case "sslKeymanagerAlgorithm": return getOrCreateConfiguration(target).getSslKeymanagerAlgorithm();
+        case "sslkeystorelocation":
+        case "sslKeystoreLocation": return getOrCreateConfiguration(target).getSslKeystoreLocation();
+        case "sslkeystorepassword":
+        case "sslKeystorePassword": return getOrCreateConfiguration(target).getSslKeystorePassword();
+        case "sslkeystoretype":
+        case "sslKeystoreType": return getOrCreateConfiguration(target).getSslKeystoreType();
+        case "sslprotocol":
+        case "sslProtocol": return getOrCreateConfiguration(target).getSslProtocol();
+        case "sslprovider":
+        case "sslProvider": return getOrCreateConfiguration(target).getSslProvider();
+        case "ssltrustmanageralgorithm":
+        case "sslTrustmanagerAlgorithm": return getOrCreateConfiguration(target).getSslTrustmanagerAlgorithm();
+        case "ssltruststorelocation":
+        case "sslTruststoreLocation": return getOrCreateConfiguration(target).getSslTruststoreLocation();
+        case "ssltruststorepassword":
+        case "sslTruststorePassword": return getOrCreateConfiguration(target).getSslTruststorePassword();
+        case "ssltruststoretype":
+        case "sslTruststoreType": return getOrCreateConfiguration(target).getSslTruststoreType();
+        case "stalltimeoutms":
+        case "stallTimeoutMs": return getOrCreateConfiguration(target).getStallTimeoutMs();
         case "subscribeconsumerbackoffinterval":
         case "subscribeConsumerBackoffInterval": return target.getSubscribeConsumerBackoffInterval();
         case "subscribeconsumerbackoffmaxattempts":
         case "subscribeConsumerBackoffMaxAttempts": return target.getSubscribeConsumerBackoffMaxAttempts();
+        case "subscribeconsumertopicmustexists":
+        case "subscribeConsumerTopicMustExists": return target.isSubscribeConsumerTopicMustExists();
+        case "topicispattern":
+        case "topicIsPattern": return getOrCreateConfiguration(target).isTopicIsPattern();
+        case "useglobalsslcontextparameters":
+        case "useGlobalSslContextParameters": return target.isUseGlobalSslContextParameters();
+        case "valuedeserializer":
+        case "valueDeserializer": return getOrCreateConfiguration(target).getValueDeserializer();
+        default: return null;
+        }
+    }
+
+    @Override
+    public Object getCollectionValueType(Object target, String name, boolean ignoreCase) {
+        switch (ignoreCase ? name.toLowerCase() : name) {
+        case "additionalproperties":
+        case "additionalProperties": return java.lang.Object.class;
+        case "offsetrepository":
+        case "offsetRepository": return java.lang.String.class;
         default: return null;
         }
     }

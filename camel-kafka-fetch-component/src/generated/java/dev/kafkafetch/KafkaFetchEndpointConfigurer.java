@@ -24,136 +24,192 @@ public class KafkaFetchEndpointConfigurer extends PropertyConfigurerSupport impl
         KafkaFetchEndpoint target = (KafkaFetchEndpoint) obj;
         switch (ignoreCase ? name.toLowerCase() : name) {
         case "additionalproperties":
-        case "additionalProperties": target.setAdditionalProperties(property(camelContext, java.util.Map.class, value)); return true;
+        case "additionalProperties": target.getConfiguration().setAdditionalProperties(property(camelContext, java.util.Map.class, value)); return true;
         case "allowmanualcommit":
-        case "allowManualCommit": target.setAllowManualCommit(property(camelContext, boolean.class, value)); return true;
+        case "allowManualCommit": target.getConfiguration().setAllowManualCommit(property(camelContext, boolean.class, value)); return true;
         case "autocommitenable":
-        case "autoCommitEnable": target.setAutoCommitEnable(property(camelContext, boolean.class, value)); return true;
+        case "autoCommitEnable": target.getConfiguration().setAutoCommitEnable(property(camelContext, boolean.class, value)); return true;
         case "autocommitintervalms":
-        case "autoCommitIntervalMs": target.setAutoCommitIntervalMs(property(camelContext, long.class, value)); return true;
+        case "autoCommitIntervalMs": target.getConfiguration().setAutoCommitIntervalMs(property(camelContext, java.lang.Integer.class, value)); return true;
         case "autooffsetreset":
-        case "autoOffsetReset": target.setAutoOffsetReset(property(camelContext, java.lang.String.class, value)); return true;
-        case "batching": target.setBatching(property(camelContext, boolean.class, value)); return true;
+        case "autoOffsetReset": target.getConfiguration().setAutoOffsetReset(property(camelContext, java.lang.String.class, value)); return true;
+        case "batching": target.getConfiguration().setBatching(property(camelContext, boolean.class, value)); return true;
         case "batchingintervalms":
-        case "batchingIntervalMs": target.setBatchingIntervalMs(property(camelContext, java.lang.Integer.class, value)); return true;
+        case "batchingIntervalMs": target.getConfiguration().setBatchingIntervalMs(property(camelContext, java.lang.Integer.class, value)); return true;
         case "breakonfirsterror":
-        case "breakOnFirstError": target.setBreakOnFirstError(property(camelContext, boolean.class, value)); return true;
+        case "breakOnFirstError": target.getConfiguration().setBreakOnFirstError(property(camelContext, boolean.class, value)); return true;
         case "breakonfirsterrormaxattempts":
-        case "breakOnFirstErrorMaxAttempts": target.setBreakOnFirstErrorMaxAttempts(property(camelContext, int.class, value)); return true;
+        case "breakOnFirstErrorMaxAttempts": target.getConfiguration().setBreakOnFirstErrorMaxAttempts(property(camelContext, int.class, value)); return true;
         case "bridgeerrorhandler":
         case "bridgeErrorHandler": target.setBridgeErrorHandler(property(camelContext, boolean.class, value)); return true;
-        case "brokers": target.setBrokers(property(camelContext, java.lang.String.class, value)); return true;
+        case "brokers": target.getConfiguration().setBrokers(property(camelContext, java.lang.String.class, value)); return true;
+        case "checkcrcs":
+        case "checkCrcs": target.getConfiguration().setCheckCrcs(property(camelContext, java.lang.Boolean.class, value)); return true;
         case "clientid":
-        case "clientId": target.setClientId(property(camelContext, java.lang.String.class, value)); return true;
+        case "clientId": target.getConfiguration().setClientId(property(camelContext, java.lang.String.class, value)); return true;
         case "committimeoutms":
-        case "commitTimeoutMs": target.setCommitTimeoutMs(property(camelContext, long.class, value)); return true;
+        case "commitTimeoutMs": target.getConfiguration().setCommitTimeoutMs(property(camelContext, java.lang.Long.class, value)); return true;
+        case "consumerrequesttimeoutms":
+        case "consumerRequestTimeoutMs": target.getConfiguration().setConsumerRequestTimeoutMs(property(camelContext, java.lang.Integer.class, value)); return true;
         case "consumerscount":
-        case "consumersCount": target.setConsumersCount(property(camelContext, int.class, value)); return true;
+        case "consumersCount": target.getConfiguration().setConsumersCount(property(camelContext, int.class, value)); return true;
         case "createretrytopics":
-        case "createRetryTopics": target.setCreateRetryTopics(property(camelContext, boolean.class, value)); return true;
+        case "createRetryTopics": target.getConfiguration().setCreateRetryTopics(property(camelContext, boolean.class, value)); return true;
         case "deadlettertopic":
-        case "deadLetterTopic": target.setDeadLetterTopic(property(camelContext, java.lang.String.class, value)); return true;
+        case "deadLetterTopic": target.getConfiguration().setDeadLetterTopic(property(camelContext, java.lang.String.class, value)); return true;
         case "exceptionhandler":
         case "exceptionHandler": target.setExceptionHandler(property(camelContext, org.apache.camel.spi.ExceptionHandler.class, value)); return true;
         case "exchangepattern":
         case "exchangePattern": target.setExchangePattern(property(camelContext, org.apache.camel.ExchangePattern.class, value)); return true;
+        case "fetchmaxbytes":
+        case "fetchMaxBytes": target.getConfiguration().setFetchMaxBytes(property(camelContext, java.lang.Integer.class, value)); return true;
+        case "fetchminbytes":
+        case "fetchMinBytes": target.getConfiguration().setFetchMinBytes(property(camelContext, java.lang.Integer.class, value)); return true;
+        case "fetchwaitmaxms":
+        case "fetchWaitMaxMs": target.getConfiguration().setFetchWaitMaxMs(property(camelContext, java.lang.Integer.class, value)); return true;
         case "groupid":
-        case "groupId": target.setGroupId(property(camelContext, java.lang.String.class, value)); return true;
+        case "groupId": target.getConfiguration().setGroupId(property(camelContext, java.lang.String.class, value)); return true;
         case "groupinstanceid":
-        case "groupInstanceId": target.setGroupInstanceId(property(camelContext, java.lang.String.class, value)); return true;
+        case "groupInstanceId": target.getConfiguration().setGroupInstanceId(property(camelContext, java.lang.String.class, value)); return true;
         case "groupprotocol":
-        case "groupProtocol": target.setGroupProtocol(property(camelContext, java.lang.String.class, value)); return true;
+        case "groupProtocol": target.getConfiguration().setGroupProtocol(property(camelContext, java.lang.String.class, value)); return true;
         case "groupremoteassignor":
-        case "groupRemoteAssignor": target.setGroupRemoteAssignor(property(camelContext, java.lang.String.class, value)); return true;
+        case "groupRemoteAssignor": target.getConfiguration().setGroupRemoteAssignor(property(camelContext, java.lang.String.class, value)); return true;
         case "headerdeserializer":
-        case "headerDeserializer": target.setHeaderDeserializer(property(camelContext, dev.kafkafetch.serde.KafkaHeaderDeserializer.class, value)); return true;
+        case "headerDeserializer": target.getConfiguration().setHeaderDeserializer(property(camelContext, dev.kafkafetch.serde.KafkaHeaderDeserializer.class, value)); return true;
         case "headerfilterstrategy":
-        case "headerFilterStrategy": target.setHeaderFilterStrategy(property(camelContext, org.apache.camel.spi.HeaderFilterStrategy.class, value)); return true;
+        case "headerFilterStrategy": target.getConfiguration().setHeaderFilterStrategy(property(camelContext, org.apache.camel.spi.HeaderFilterStrategy.class, value)); return true;
         case "heartbeatintervalms":
-        case "heartbeatIntervalMs": target.setHeartbeatIntervalMs(property(camelContext, int.class, value)); return true;
+        case "heartbeatIntervalMs": target.getConfiguration().setHeartbeatIntervalMs(property(camelContext, java.lang.Integer.class, value)); return true;
+        case "interceptorclasses":
+        case "interceptorClasses": target.getConfiguration().setInterceptorClasses(property(camelContext, java.lang.String.class, value)); return true;
         case "isolationlevel":
-        case "isolationLevel": target.setIsolationLevel(property(camelContext, java.lang.String.class, value)); return true;
+        case "isolationLevel": target.getConfiguration().setIsolationLevel(property(camelContext, java.lang.String.class, value)); return true;
+        case "kafkaclientfactory":
+        case "kafkaClientFactory": target.setKafkaClientFactory(property(camelContext, dev.kafkafetch.KafkaClientFactory.class, value)); return true;
         case "kafkamanualcommitfactory":
-        case "kafkaManualCommitFactory": target.setKafkaManualCommitFactory(property(camelContext, dev.kafkafetch.commit.KafkaManualCommitFactory.class, value)); return true;
+        case "kafkaManualCommitFactory": target.getConfiguration().setKafkaManualCommitFactory(property(camelContext, dev.kafkafetch.commit.KafkaManualCommitFactory.class, value)); return true;
+        case "kerberosbeforereloginmintime":
+        case "kerberosBeforeReloginMinTime": target.getConfiguration().setKerberosBeforeReloginMinTime(property(camelContext, java.lang.Integer.class, value)); return true;
+        case "kerberosconfiglocation":
+        case "kerberosConfigLocation": target.getConfiguration().setKerberosConfigLocation(property(camelContext, java.lang.String.class, value)); return true;
+        case "kerberosinitcmd":
+        case "kerberosInitCmd": target.getConfiguration().setKerberosInitCmd(property(camelContext, java.lang.String.class, value)); return true;
+        case "kerberosprincipaltolocalrules":
+        case "kerberosPrincipalToLocalRules": target.getConfiguration().setKerberosPrincipalToLocalRules(property(camelContext, java.lang.String.class, value)); return true;
+        case "kerberosrenewjitter":
+        case "kerberosRenewJitter": target.getConfiguration().setKerberosRenewJitter(property(camelContext, java.lang.Double.class, value)); return true;
+        case "kerberosrenewwindowfactor":
+        case "kerberosRenewWindowFactor": target.getConfiguration().setKerberosRenewWindowFactor(property(camelContext, java.lang.Double.class, value)); return true;
         case "keydeserializer":
-        case "keyDeserializer": target.setKeyDeserializer(property(camelContext, java.lang.String.class, value)); return true;
+        case "keyDeserializer": target.getConfiguration().setKeyDeserializer(property(camelContext, java.lang.String.class, value)); return true;
         case "maxconcurrency":
-        case "maxConcurrency": target.setMaxConcurrency(property(camelContext, int.class, value)); return true;
+        case "maxConcurrency": target.getConfiguration().setMaxConcurrency(property(camelContext, int.class, value)); return true;
         case "maxinflightrecords":
-        case "maxInFlightRecords": target.setMaxInFlightRecords(property(camelContext, int.class, value)); return true;
+        case "maxInFlightRecords": target.getConfiguration().setMaxInFlightRecords(property(camelContext, int.class, value)); return true;
+        case "maxpartitionfetchbytes":
+        case "maxPartitionFetchBytes": target.getConfiguration().setMaxPartitionFetchBytes(property(camelContext, java.lang.Integer.class, value)); return true;
         case "maxpollintervalms":
-        case "maxPollIntervalMs": target.setMaxPollIntervalMs(property(camelContext, java.lang.Integer.class, value)); return true;
+        case "maxPollIntervalMs": target.getConfiguration().setMaxPollIntervalMs(property(camelContext, java.lang.Integer.class, value)); return true;
         case "maxpollrecords":
-        case "maxPollRecords": target.setMaxPollRecords(property(camelContext, int.class, value)); return true;
+        case "maxPollRecords": target.getConfiguration().setMaxPollRecords(property(camelContext, java.lang.Integer.class, value)); return true;
+        case "metadatamaxagems":
+        case "metadataMaxAgeMs": target.getConfiguration().setMetadataMaxAgeMs(property(camelContext, java.lang.Integer.class, value)); return true;
         case "metricsperpartition":
-        case "metricsPerPartition": target.setMetricsPerPartition(property(camelContext, boolean.class, value)); return true;
+        case "metricsPerPartition": target.getConfiguration().setMetricsPerPartition(property(camelContext, boolean.class, value)); return true;
+        case "oauthclientid":
+        case "oauthClientId": target.getConfiguration().setOauthClientId(property(camelContext, java.lang.String.class, value)); return true;
+        case "oauthclientsecret":
+        case "oauthClientSecret": target.getConfiguration().setOauthClientSecret(property(camelContext, java.lang.String.class, value)); return true;
+        case "oauthscope":
+        case "oauthScope": target.getConfiguration().setOauthScope(property(camelContext, java.lang.String.class, value)); return true;
+        case "oauthtokenendpointuri":
+        case "oauthTokenEndpointUri": target.getConfiguration().setOauthTokenEndpointUri(property(camelContext, java.lang.String.class, value)); return true;
         case "offsetmap":
-        case "offsetMap": target.setOffsetMap(property(camelContext, boolean.class, value)); return true;
-        case "ordering": target.setOrdering(property(camelContext, dev.kafkafetch.dispatch.Ordering.class, value)); return true;
+        case "offsetMap": target.getConfiguration().setOffsetMap(property(camelContext, boolean.class, value)); return true;
+        case "offsetrepository":
+        case "offsetRepository": target.getConfiguration().setOffsetRepository(property(camelContext, org.apache.camel.spi.StateRepository.class, value)); return true;
+        case "ordering": target.getConfiguration().setOrdering(property(camelContext, dev.kafkafetch.dispatch.Ordering.class, value)); return true;
         case "partitionassignor":
-        case "partitionAssignor": target.setPartitionAssignor(property(camelContext, java.lang.String.class, value)); return true;
+        case "partitionAssignor": target.getConfiguration().setPartitionAssignor(property(camelContext, java.lang.String.class, value)); return true;
         case "pollonerror":
-        case "pollOnError": target.setPollOnError(property(camelContext, dev.kafkafetch.error.PollOnError.class, value)); return true;
+        case "pollOnError": target.getConfiguration().setPollOnError(property(camelContext, dev.kafkafetch.error.PollOnError.class, value)); return true;
         case "polltimeoutms":
-        case "pollTimeoutMs": target.setPollTimeoutMs(property(camelContext, long.class, value)); return true;
+        case "pollTimeoutMs": target.getConfiguration().setPollTimeoutMs(property(camelContext, java.lang.Long.class, value)); return true;
+        case "prevalidatehostandport":
+        case "preValidateHostAndPort": target.getConfiguration().setPreValidateHostAndPort(property(camelContext, boolean.class, value)); return true;
+        case "reconnectbackoffmaxms":
+        case "reconnectBackoffMaxMs": target.getConfiguration().setReconnectBackoffMaxMs(property(camelContext, java.lang.Integer.class, value)); return true;
+        case "retrybackoffmaxms":
+        case "retryBackoffMaxMs": target.getConfiguration().setRetryBackoffMaxMs(property(camelContext, java.lang.Integer.class, value)); return true;
+        case "retrybackoffms":
+        case "retryBackoffMs": target.getConfiguration().setRetryBackoffMs(property(camelContext, java.lang.Integer.class, value)); return true;
         case "retrydelays":
-        case "retryDelays": target.setRetryDelays(property(camelContext, java.lang.String.class, value)); return true;
+        case "retryDelays": target.getConfiguration().setRetryDelays(property(camelContext, java.lang.String.class, value)); return true;
         case "retrytopicpattern":
-        case "retryTopicPattern": target.setRetryTopicPattern(property(camelContext, java.lang.String.class, value)); return true;
+        case "retryTopicPattern": target.getConfiguration().setRetryTopicPattern(property(camelContext, java.lang.String.class, value)); return true;
         case "revoketimeoutms":
-        case "revokeTimeoutMs": target.setRevokeTimeoutMs(property(camelContext, long.class, value)); return true;
+        case "revokeTimeoutMs": target.getConfiguration().setRevokeTimeoutMs(property(camelContext, long.class, value)); return true;
         case "saslauthtype":
-        case "saslAuthType": target.setSaslAuthType(property(camelContext, dev.kafkafetch.security.KafkaAuthType.class, value)); return true;
+        case "saslAuthType": target.getConfiguration().setSaslAuthType(property(camelContext, dev.kafkafetch.security.KafkaAuthType.class, value)); return true;
         case "sasljaasconfig":
-        case "saslJaasConfig": target.setSaslJaasConfig(property(camelContext, java.lang.String.class, value)); return true;
+        case "saslJaasConfig": target.getConfiguration().setSaslJaasConfig(property(camelContext, java.lang.String.class, value)); return true;
+        case "saslkerberosservicename":
+        case "saslKerberosServiceName": target.getConfiguration().setSaslKerberosServiceName(property(camelContext, java.lang.String.class, value)); return true;
         case "saslmechanism":
-        case "saslMechanism": target.setSaslMechanism(property(camelContext, java.lang.String.class, value)); return true;
+        case "saslMechanism": target.getConfiguration().setSaslMechanism(property(camelContext, java.lang.String.class, value)); return true;
         case "saslpassword":
-        case "saslPassword": target.setSaslPassword(property(camelContext, java.lang.String.class, value)); return true;
+        case "saslPassword": target.getConfiguration().setSaslPassword(property(camelContext, java.lang.String.class, value)); return true;
         case "saslusername":
-        case "saslUsername": target.setSaslUsername(property(camelContext, java.lang.String.class, value)); return true;
+        case "saslUsername": target.getConfiguration().setSaslUsername(property(camelContext, java.lang.String.class, value)); return true;
+        case "schemaregistryurl":
+        case "schemaRegistryURL": target.getConfiguration().setSchemaRegistryURL(property(camelContext, java.lang.String.class, value)); return true;
         case "securityprotocol":
-        case "securityProtocol": target.setSecurityProtocol(property(camelContext, java.lang.String.class, value)); return true;
+        case "securityProtocol": target.getConfiguration().setSecurityProtocol(property(camelContext, java.lang.String.class, value)); return true;
         case "seekto":
-        case "seekTo": target.setSeekTo(property(camelContext, dev.kafkafetch.task.SeekPolicy.class, value)); return true;
+        case "seekTo": target.getConfiguration().setSeekTo(property(camelContext, dev.kafkafetch.task.SeekPolicy.class, value)); return true;
         case "sessiontimeoutms":
-        case "sessionTimeoutMs": target.setSessionTimeoutMs(property(camelContext, int.class, value)); return true;
+        case "sessionTimeoutMs": target.getConfiguration().setSessionTimeoutMs(property(camelContext, java.lang.Integer.class, value)); return true;
         case "shutdowntimeout":
-        case "shutdownTimeout": target.setShutdownTimeout(property(camelContext, int.class, value)); return true;
+        case "shutdownTimeout": target.getConfiguration().setShutdownTimeout(property(camelContext, int.class, value)); return true;
+        case "specificavroreader":
+        case "specificAvroReader": target.getConfiguration().setSpecificAvroReader(property(camelContext, boolean.class, value)); return true;
         case "sslciphersuites":
-        case "sslCipherSuites": target.setSslCipherSuites(property(camelContext, java.lang.String.class, value)); return true;
+        case "sslCipherSuites": target.getConfiguration().setSslCipherSuites(property(camelContext, java.lang.String.class, value)); return true;
+        case "sslcontextparameters":
+        case "sslContextParameters": target.getConfiguration().setSslContextParameters(property(camelContext, org.apache.camel.support.jsse.SSLContextParameters.class, value)); return true;
         case "sslenabledprotocols":
-        case "sslEnabledProtocols": target.setSslEnabledProtocols(property(camelContext, java.lang.String.class, value)); return true;
+        case "sslEnabledProtocols": target.getConfiguration().setSslEnabledProtocols(property(camelContext, java.lang.String.class, value)); return true;
         case "sslendpointalgorithm":
-        case "sslEndpointAlgorithm": target.setSslEndpointAlgorithm(property(camelContext, java.lang.String.class, value)); return true;
+        case "sslEndpointAlgorithm": target.getConfiguration().setSslEndpointAlgorithm(property(camelContext, java.lang.String.class, value)); return true;
         case "sslkeypassword":
-        case "sslKeyPassword": target.setSslKeyPassword(property(camelContext, java.lang.String.class, value)); return true;
+        case "sslKeyPassword": target.getConfiguration().setSslKeyPassword(property(camelContext, java.lang.String.class, value)); return true;
         case "sslkeymanageralgorithm":
-        case "sslKeymanagerAlgorithm": target.setSslKeymanagerAlgorithm(property(camelContext, java.lang.String.class, value)); return true;
+        case "sslKeymanagerAlgorithm": target.getConfiguration().setSslKeymanagerAlgorithm(property(camelContext, java.lang.String.class, value)); return true;
         case "sslkeystorelocation":
-        case "sslKeystoreLocation": target.setSslKeystoreLocation(property(camelContext, java.lang.String.class, value)); return true;
+        case "sslKeystoreLocation": target.getConfiguration().setSslKeystoreLocation(property(camelContext, java.lang.String.class, value)); return true;
         case "sslkeystorepassword":
-        case "sslKeystorePassword": target.setSslKeystorePassword(property(camelContext, java.lang.String.class, value)); return true;
+        case "sslKeystorePassword": target.getConfiguration().setSslKeystorePassword(property(camelContext, java.lang.String.class, value)); return true;
         case "sslkeystoretype":
-        case "sslKeystoreType": target.setSslKeystoreType(property(camelContext, java.lang.String.class, value)); return true;
+        case "sslKeystoreType": target.getConfiguration().setSslKeystoreType(property(camelContext, java.lang.String.class, value)); return true;
         case "sslprotocol":
-        case "sslProtocol": target.setSslProtocol(property(camelContext, java.lang.String.class, value)); return true;
+        case "sslProtocol": target.getConfiguration().setSslProtocol(property(camelContext, java.lang.String.class, value)); return true;
         case "sslprovider":
-        case "sslProvider": target.setSslProvider(property(camelContext, java.lang.String.class, value)); return true;
+        case "sslProvider": target.getConfiguration().setSslProvider(property(camelContext, java.lang.String.class, value)); return true;
         case "ssltrustmanageralgorithm":
-        case "sslTrustmanagerAlgorithm": target.setSslTrustmanagerAlgorithm(property(camelContext, java.lang.String.class, value)); return true;
+        case "sslTrustmanagerAlgorithm": target.getConfiguration().setSslTrustmanagerAlgorithm(property(camelContext, java.lang.String.class, value)); return true;
         case "ssltruststorelocation":
-        case "sslTruststoreLocation": target.setSslTruststoreLocation(property(camelContext, java.lang.String.class, value)); return true;
+        case "sslTruststoreLocation": target.getConfiguration().setSslTruststoreLocation(property(camelContext, java.lang.String.class, value)); return true;
         case "ssltruststorepassword":
-        case "sslTruststorePassword": target.setSslTruststorePassword(property(camelContext, java.lang.String.class, value)); return true;
+        case "sslTruststorePassword": target.getConfiguration().setSslTruststorePassword(property(camelContext, java.lang.String.class, value)); return true;
         case "ssltruststoretype":
-        case "sslTruststoreType": target.setSslTruststoreType(property(camelContext, java.lang.String.class, value)); return true;
+        case "sslTruststoreType": target.getConfiguration().setSslTruststoreType(property(camelContext, java.lang.String.class, value)); return true;
         case "stalltimeoutms":
-        case "stallTimeoutMs": target.setStallTimeoutMs(property(camelContext, long.class, value)); return true;
+        case "stallTimeoutMs": target.getConfiguration().setStallTimeoutMs(property(camelContext, long.class, value)); return true;
         case "topicispattern":
-        case "topicIsPattern": target.setTopicIsPattern(property(camelContext, boolean.class, value)); return true;
+        case "topicIsPattern": target.getConfiguration().setTopicIsPattern(property(camelContext, boolean.class, value)); return true;
         case "valuedeserializer":
-        case "valueDeserializer": target.setValueDeserializer(property(camelContext, java.lang.String.class, value)); return true;
+        case "valueDeserializer": target.getConfiguration().setValueDeserializer(property(camelContext, java.lang.String.class, value)); return true;
         default: return false;
         }
     }
@@ -168,7 +224,7 @@ public class KafkaFetchEndpointConfigurer extends PropertyConfigurerSupport impl
         case "autocommitenable":
         case "autoCommitEnable": return boolean.class;
         case "autocommitintervalms":
-        case "autoCommitIntervalMs": return long.class;
+        case "autoCommitIntervalMs": return java.lang.Integer.class;
         case "autooffsetreset":
         case "autoOffsetReset": return java.lang.String.class;
         case "batching": return boolean.class;
@@ -181,10 +237,14 @@ public class KafkaFetchEndpointConfigurer extends PropertyConfigurerSupport impl
         case "bridgeerrorhandler":
         case "bridgeErrorHandler": return boolean.class;
         case "brokers": return java.lang.String.class;
+        case "checkcrcs":
+        case "checkCrcs": return java.lang.Boolean.class;
         case "clientid":
         case "clientId": return java.lang.String.class;
         case "committimeoutms":
-        case "commitTimeoutMs": return long.class;
+        case "commitTimeoutMs": return java.lang.Long.class;
+        case "consumerrequesttimeoutms":
+        case "consumerRequestTimeoutMs": return java.lang.Integer.class;
         case "consumerscount":
         case "consumersCount": return int.class;
         case "createretrytopics":
@@ -195,6 +255,12 @@ public class KafkaFetchEndpointConfigurer extends PropertyConfigurerSupport impl
         case "exceptionHandler": return org.apache.camel.spi.ExceptionHandler.class;
         case "exchangepattern":
         case "exchangePattern": return org.apache.camel.ExchangePattern.class;
+        case "fetchmaxbytes":
+        case "fetchMaxBytes": return java.lang.Integer.class;
+        case "fetchminbytes":
+        case "fetchMinBytes": return java.lang.Integer.class;
+        case "fetchwaitmaxms":
+        case "fetchWaitMaxMs": return java.lang.Integer.class;
         case "groupid":
         case "groupId": return java.lang.String.class;
         case "groupinstanceid":
@@ -208,32 +274,70 @@ public class KafkaFetchEndpointConfigurer extends PropertyConfigurerSupport impl
         case "headerfilterstrategy":
         case "headerFilterStrategy": return org.apache.camel.spi.HeaderFilterStrategy.class;
         case "heartbeatintervalms":
-        case "heartbeatIntervalMs": return int.class;
+        case "heartbeatIntervalMs": return java.lang.Integer.class;
+        case "interceptorclasses":
+        case "interceptorClasses": return java.lang.String.class;
         case "isolationlevel":
         case "isolationLevel": return java.lang.String.class;
+        case "kafkaclientfactory":
+        case "kafkaClientFactory": return dev.kafkafetch.KafkaClientFactory.class;
         case "kafkamanualcommitfactory":
         case "kafkaManualCommitFactory": return dev.kafkafetch.commit.KafkaManualCommitFactory.class;
+        case "kerberosbeforereloginmintime":
+        case "kerberosBeforeReloginMinTime": return java.lang.Integer.class;
+        case "kerberosconfiglocation":
+        case "kerberosConfigLocation": return java.lang.String.class;
+        case "kerberosinitcmd":
+        case "kerberosInitCmd": return java.lang.String.class;
+        case "kerberosprincipaltolocalrules":
+        case "kerberosPrincipalToLocalRules": return java.lang.String.class;
+        case "kerberosrenewjitter":
+        case "kerberosRenewJitter": return java.lang.Double.class;
+        case "kerberosrenewwindowfactor":
+        case "kerberosRenewWindowFactor": return java.lang.Double.class;
         case "keydeserializer":
         case "keyDeserializer": return java.lang.String.class;
         case "maxconcurrency":
         case "maxConcurrency": return int.class;
         case "maxinflightrecords":
         case "maxInFlightRecords": return int.class;
+        case "maxpartitionfetchbytes":
+        case "maxPartitionFetchBytes": return java.lang.Integer.class;
         case "maxpollintervalms":
         case "maxPollIntervalMs": return java.lang.Integer.class;
         case "maxpollrecords":
-        case "maxPollRecords": return int.class;
+        case "maxPollRecords": return java.lang.Integer.class;
+        case "metadatamaxagems":
+        case "metadataMaxAgeMs": return java.lang.Integer.class;
         case "metricsperpartition":
         case "metricsPerPartition": return boolean.class;
+        case "oauthclientid":
+        case "oauthClientId": return java.lang.String.class;
+        case "oauthclientsecret":
+        case "oauthClientSecret": return java.lang.String.class;
+        case "oauthscope":
+        case "oauthScope": return java.lang.String.class;
+        case "oauthtokenendpointuri":
+        case "oauthTokenEndpointUri": return java.lang.String.class;
         case "offsetmap":
         case "offsetMap": return boolean.class;
+        case "offsetrepository":
+        case "offsetRepository": return org.apache.camel.spi.StateRepository.class;
         case "ordering": return dev.kafkafetch.dispatch.Ordering.class;
         case "partitionassignor":
         case "partitionAssignor": return java.lang.String.class;
         case "pollonerror":
         case "pollOnError": return dev.kafkafetch.error.PollOnError.class;
         case "polltimeoutms":
-        case "pollTimeoutMs": return long.class;
+        case "pollTimeoutMs": return java.lang.Long.class;
+        case "prevalidatehostandport":
+        case "preValidateHostAndPort": return boolean.class;
+        case "reconnectbackoffmaxms":
+        case "reconnectBackoffMaxMs": return java.lang.Integer.class;
+        case "retrybackoffmaxms":
+        case "retryBackoffMaxMs": return java.lang.Integer.class;
+        case "retrybackoffms":
+        case "retryBackoffMs": return java.lang.Integer.class;
         case "retrydelays":
         case "retryDelays": return java.lang.String.class;
         case "retrytopicpattern":
@@ -244,22 +348,30 @@ public class KafkaFetchEndpointConfigurer extends PropertyConfigurerSupport impl
         case "saslAuthType": return dev.kafkafetch.security.KafkaAuthType.class;
         case "sasljaasconfig":
         case "saslJaasConfig": return java.lang.String.class;
+        case "saslkerberosservicename":
+        case "saslKerberosServiceName": return java.lang.String.class;
         case "saslmechanism":
         case "saslMechanism": return java.lang.String.class;
         case "saslpassword":
         case "saslPassword": return java.lang.String.class;
         case "saslusername":
         case "saslUsername": return java.lang.String.class;
+        case "schemaregistryurl":
+        case "schemaRegistryURL": return java.lang.String.class;
         case "securityprotocol":
         case "securityProtocol": return java.lang.String.class;
         case "seekto":
         case "seekTo": return dev.kafkafetch.task.SeekPolicy.class;
         case "sessiontimeoutms":
-        case "sessionTimeoutMs": return int.class;
+        case "sessionTimeoutMs": return java.lang.Integer.class;
         case "shutdowntimeout":
         case "shutdownTimeout": return int.class;
+        case "specificavroreader":
+        case "specificAvroReader": return boolean.class;
         case "sslciphersuites":
         case "sslCipherSuites": return java.lang.String.class;
+        case "sslcontextparameters":
+        case "sslContextParameters": return org.apache.camel.support.jsse.SSLContextParameters.class;
         case "sslenabledprotocols":
         case "sslEnabledProtocols": return java.lang.String.class;
         case "sslendpointalgorithm":
@@ -301,136 +413,192 @@ public class KafkaFetchEndpointConfigurer extends PropertyConfigurerSupport impl
         KafkaFetchEndpoint target = (KafkaFetchEndpoint) obj;
         switch (ignoreCase ? name.toLowerCase() : name) {
         case "additionalproperties":
-        case "additionalProperties": return target.getAdditionalProperties();
+        case "additionalProperties": return target.getConfiguration().getAdditionalProperties();
         case "allowmanualcommit":
-        case "allowManualCommit": return target.isAllowManualCommit();
+        case "allowManualCommit": return target.getConfiguration().isAllowManualCommit();
         case "autocommitenable":
-        case "autoCommitEnable": return target.isAutoCommitEnable();
+        case "autoCommitEnable": return target.getConfiguration().isAutoCommitEnable();
         case "autocommitintervalms":
-        case "autoCommitIntervalMs": return target.getAutoCommitIntervalMs();
+        case "autoCommitIntervalMs": return target.getConfiguration().getAutoCommitIntervalMs();
         case "autooffsetreset":
-        case "autoOffsetReset": return target.getAutoOffsetReset();
-        case "batching": return target.isBatching();
+        case "autoOffsetReset": return target.getConfiguration().getAutoOffsetReset();
+        case "batching": return target.getConfiguration().isBatching();
         case "batchingintervalms":
-        case "batchingIntervalMs": return target.getBatchingIntervalMs();
+        case "batchingIntervalMs": return target.getConfiguration().getBatchingIntervalMs();
         case "breakonfirsterror":
-        case "breakOnFirstError": return target.isBreakOnFirstError();
+        case "breakOnFirstError": return target.getConfiguration().isBreakOnFirstError();
         case "breakonfirsterrormaxattempts":
-        case "breakOnFirstErrorMaxAttempts": return target.getBreakOnFirstErrorMaxAttempts();
+        case "breakOnFirstErrorMaxAttempts": return target.getConfiguration().getBreakOnFirstErrorMaxAttempts();
         case "bridgeerrorhandler":
         case "bridgeErrorHandler": return target.isBridgeErrorHandler();
-        case "brokers": return target.getBrokers();
+        case "brokers": return target.getConfiguration().getBrokers();
+        case "checkcrcs":
+        case "checkCrcs": return target.getConfiguration().getCheckCrcs();
         case "clientid":
-        case "clientId": return target.getClientId();
+        case "clientId": return target.getConfiguration().getClientId();
         case "committimeoutms":
-        case "commitTimeoutMs": return target.getCommitTimeoutMs();
+        case "commitTimeoutMs": return target.getConfiguration().getCommitTimeoutMs();
+        case "consumerrequesttimeoutms":
+        case "consumerRequestTimeoutMs": return target.getConfiguration().getConsumerRequestTimeoutMs();
         case "consumerscount":
-        case "consumersCount": return target.getConsumersCount();
+        case "consumersCount": return target.getConfiguration().getConsumersCount();
         case "createretrytopics":
-        case "createRetryTopics": return target.isCreateRetryTopics();
+        case "createRetryTopics": return target.getConfiguration().isCreateRetryTopics();
         case "deadlettertopic":
-        case "deadLetterTopic": return target.getDeadLetterTopic();
+        case "deadLetterTopic": return target.getConfiguration().getDeadLetterTopic();
         case "exceptionhandler":
         case "exceptionHandler": return target.getExceptionHandler();
         case "exchangepattern":
         case "exchangePattern": return target.getExchangePattern();
+        case "fetchmaxbytes":
+        case "fetchMaxBytes": return target.getConfiguration().getFetchMaxBytes();
+        case "fetchminbytes":
+        case "fetchMinBytes": return target.getConfiguration().getFetchMinBytes();
+        case "fetchwaitmaxms":
+        case "fetchWaitMaxMs": return target.getConfiguration().getFetchWaitMaxMs();
         case "groupid":
-        case "groupId": return target.getGroupId();
+        case "groupId": return target.getConfiguration().getGroupId();
         case "groupinstanceid":
-        case "groupInstanceId": return target.getGroupInstanceId();
+        case "groupInstanceId": return target.getConfiguration().getGroupInstanceId();
         case "groupprotocol":
-        case "groupProtocol": return target.getGroupProtocol();
+        case "groupProtocol": return target.getConfiguration().getGroupProtocol();
         case "groupremoteassignor":
-        case "groupRemoteAssignor": return target.getGroupRemoteAssignor();
+        case "groupRemoteAssignor": return target.getConfiguration().getGroupRemoteAssignor();
         case "headerdeserializer":
-        case "headerDeserializer": return target.getHeaderDeserializer();
+        case "headerDeserializer": return target.getConfiguration().getHeaderDeserializer();
         case "headerfilterstrategy":
-        case "headerFilterStrategy": return target.getHeaderFilterStrategy();
+        case "headerFilterStrategy": return target.getConfiguration().getHeaderFilterStrategy();
         case "heartbeatintervalms":
-        case "heartbeatIntervalMs": return target.getHeartbeatIntervalMs();
+        case "heartbeatIntervalMs": return target.getConfiguration().getHeartbeatIntervalMs();
+        case "interceptorclasses":
+        case "interceptorClasses": return target.getConfiguration().getInterceptorClasses();
         case "isolationlevel":
-        case "isolationLevel": return target.getIsolationLevel();
+        case "isolationLevel": return target.getConfiguration().getIsolationLevel();
+        case "kafkaclientfactory":
+        case "kafkaClientFactory": return target.getKafkaClientFactory();
         case "kafkamanualcommitfactory":
-        case "kafkaManualCommitFactory": return target.getKafkaManualCommitFactory();
+        case "kafkaManualCommitFactory": return target.getConfiguration().getKafkaManualCommitFactory();
+        case "kerberosbeforereloginmintime":
+        case "kerberosBeforeReloginMinTime": return target.getConfiguration().getKerberosBeforeReloginMinTime();
+        case "kerberosconfiglocation":
+        case "kerberosConfigLocation": return target.getConfiguration().getKerberosConfigLocation();
+        case "kerberosinitcmd":
+        case "kerberosInitCmd": return target.getConfiguration().getKerberosInitCmd();
+        case "kerberosprincipaltolocalrules":
+        case "kerberosPrincipalToLocalRules": return target.getConfiguration().getKerberosPrincipalToLocalRules();
+        case "kerberosrenewjitter":
+        case "kerberosRenewJitter": return target.getConfiguration().getKerberosRenewJitter();
+        case "kerberosrenewwindowfactor":
+        case "kerberosRenewWindowFactor": return target.getConfiguration().getKerberosRenewWindowFactor();
         case "keydeserializer":
-        case "keyDeserializer": return target.getKeyDeserializer();
+        case "keyDeserializer": return target.getConfiguration().getKeyDeserializer();
         case "maxconcurrency":
-        case "maxConcurrency": return target.getMaxConcurrency();
+        case "maxConcurrency": return target.getConfiguration().getMaxConcurrency();
         case "maxinflightrecords":
-        case "maxInFlightRecords": return target.getMaxInFlightRecords();
+        case "maxInFlightRecords": return target.getConfiguration().getMaxInFlightRecords();
+        case "maxpartitionfetchbytes":
+        case "maxPartitionFetchBytes": return target.getConfiguration().getMaxPartitionFetchBytes();
         case "maxpollintervalms":
-        case "maxPollIntervalMs": return target.getMaxPollIntervalMs();
+        case "maxPollIntervalMs": return target.getConfiguration().getMaxPollIntervalMs();
         case "maxpollrecords":
-        case "maxPollRecords": return target.getMaxPollRecords();
+        case "maxPollRecords": return target.getConfiguration().getMaxPollRecords();
+        case "metadatamaxagems":
+        case "metadataMaxAgeMs": return target.getConfiguration().getMetadataMaxAgeMs();
         case "metricsperpartition":
-        case "metricsPerPartition": return target.isMetricsPerPartition();
+        case "metricsPerPartition": return target.getConfiguration().isMetricsPerPartition();
+        case "oauthclientid":
+        case "oauthClientId": return target.getConfiguration().getOauthClientId();
+        case "oauthclientsecret":
+        case "oauthClientSecret": return target.getConfiguration().getOauthClientSecret();
+        case "oauthscope":
+        case "oauthScope": return target.getConfiguration().getOauthScope();
+        case "oauthtokenendpointuri":
+        case "oauthTokenEndpointUri": return target.getConfiguration().getOauthTokenEndpointUri();
         case "offsetmap":
-        case "offsetMap": return target.isOffsetMap();
-        case "ordering": return target.getOrdering();
+        case "offsetMap": return target.getConfiguration().isOffsetMap();
+        case "offsetrepository":
+        case "offsetRepository": return target.getConfiguration().getOffsetRepository();
+        case "ordering": return target.getConfiguration().getOrdering();
         case "partitionassignor":
-        case "partitionAssignor": return target.getPartitionAssignor();
+        case "partitionAssignor": return target.getConfiguration().getPartitionAssignor();
         case "pollonerror":
-        case "pollOnError": return target.getPollOnError();
+        case "pollOnError": return target.getConfiguration().getPollOnError();
         case "polltimeoutms":
-        case "pollTimeoutMs": return target.getPollTimeoutMs();
+        case "pollTimeoutMs": return target.getConfiguration().getPollTimeoutMs();
+        case "prevalidatehostandport":
+        case "preValidateHostAndPort": return target.getConfiguration().isPreValidateHostAndPort();
+        case "reconnectbackoffmaxms":
+        case "reconnectBackoffMaxMs": return target.getConfiguration().getReconnectBackoffMaxMs();
+        case "retrybackoffmaxms":
+        case "retryBackoffMaxMs": return target.getConfiguration().getRetryBackoffMaxMs();
+        case "retrybackoffms":
+        case "retryBackoffMs": return target.getConfiguration().getRetryBackoffMs();
         case "retrydelays":
-        case "retryDelays": return target.getRetryDelays();
+        case "retryDelays": return target.getConfiguration().getRetryDelays();
         case "retrytopicpattern":
-        case "retryTopicPattern": return target.getRetryTopicPattern();
+        case "retryTopicPattern": return target.getConfiguration().getRetryTopicPattern();
         case "revoketimeoutms":
-        case "revokeTimeoutMs": return target.getRevokeTimeoutMs();
+        case "revokeTimeoutMs": return target.getConfiguration().getRevokeTimeoutMs();
         case "saslauthtype":
-        case "saslAuthType": return target.getSaslAuthType();
+        case "saslAuthType": return target.getConfiguration().getSaslAuthType();
         case "sasljaasconfig":
-        case "saslJaasConfig": return target.getSaslJaasConfig();
+        case "saslJaasConfig": return target.getConfiguration().getSaslJaasConfig();
+        case "saslkerberosservicename":
+        case "saslKerberosServiceName": return target.getConfiguration().getSaslKerberosServiceName();
         case "saslmechanism":
-        case "saslMechanism": return target.getSaslMechanism();
+        case "saslMechanism": return target.getConfiguration().getSaslMechanism();
         case "saslpassword":
-        case "saslPassword": return target.getSaslPassword();
+        case "saslPassword": return target.getConfiguration().getSaslPassword();
         case "saslusername":
-        case "saslUsername": return target.getSaslUsername();
+        case "saslUsername": return target.getConfiguration().getSaslUsername();
+        case "schemaregistryurl":
+        case "schemaRegistryURL": return target.getConfiguration().getSchemaRegistryURL();
         case "securityprotocol":
-        case "securityProtocol": return target.getSecurityProtocol();
+        case "securityProtocol": return target.getConfiguration().getSecurityProtocol();
         case "seekto":
-        case "seekTo": return target.getSeekTo();
+        case "seekTo": return target.getConfiguration().getSeekTo();
         case "sessiontimeoutms":
-        case "sessionTimeoutMs": return target.getSessionTimeoutMs();
+        case "sessionTimeoutMs": return target.getConfiguration().getSessionTimeoutMs();
         case "shutdowntimeout":
-        case "shutdownTimeout": return target.getShutdownTimeout();
+        case "shutdownTimeout": return target.getConfiguration().getShutdownTimeout();
+        case "specificavroreader":
+        case "specificAvroReader": return target.getConfiguration().isSpecificAvroReader();
         case "sslciphersuites":
-        case "sslCipherSuites": return target.getSslCipherSuites();
+        case "sslCipherSuites": return target.getConfiguration().getSslCipherSuites();
+        case "sslcontextparameters":
+        case "sslContextParameters": return target.getConfiguration().getSslContextParameters();
         case "sslenabledprotocols":
-        case "sslEnabledProtocols": return target.getSslEnabledProtocols();
+        case "sslEnabledProtocols": return target.getConfiguration().getSslEnabledProtocols();
         case "sslendpointalgorithm":
-        case "sslEndpointAlgorithm": return target.getSslEndpointAlgorithm();
+        case "sslEndpointAlgorithm": return target.getConfiguration().getSslEndpointAlgorithm();
         case "sslkeypassword":
-        case "sslKeyPassword": return target.getSslKeyPassword();
+        case "sslKeyPassword": return target.getConfiguration().getSslKeyPassword();
         case "sslkeymanageralgorithm":
-        case "sslKeymanagerAlgorithm": return target.getSslKeymanagerAlgorithm();
+        case "sslKeymanagerAlgorithm": return target.getConfiguration().getSslKeymanagerAlgorithm();
         case "sslkeystorelocation":
-        case "sslKeystoreLocation": return target.getSslKeystoreLocation();
+        case "sslKeystoreLocation": return target.getConfiguration().getSslKeystoreLocation();
         case "sslkeystorepassword":
-        case "sslKeystorePassword": return target.getSslKeystorePassword();
+        case "sslKeystorePassword": return target.getConfiguration().getSslKeystorePassword();
         case "sslkeystoretype":
-        case "sslKeystoreType": return target.getSslKeystoreType();
+        case "sslKeystoreType": return target.getConfiguration().getSslKeystoreType();
         case "sslprotocol":
-        case "sslProtocol": return target.getSslProtocol();
+        case "sslProtocol": return target.getConfiguration().getSslProtocol();
         case "sslprovider":
-        case "sslProvider": return target.getSslProvider();
+        case "sslProvider": return target.getConfiguration().getSslProvider();
         case "ssltrustmanageralgorithm":
-        case "sslTrustmanagerAlgorithm": return target.getSslTrustmanagerAlgorithm();
+        case "sslTrustmanagerAlgorithm": return target.getConfiguration().getSslTrustmanagerAlgorithm();
         case "ssltruststorelocation":
-        case "sslTruststoreLocation": return target.getSslTruststoreLocation();
+        case "sslTruststoreLocation": return target.getConfiguration().getSslTruststoreLocation();
         case "ssltruststorepassword":
-        case "sslTruststorePassword": return target.getSslTruststorePassword();
+        case "sslTruststorePassword": return target.getConfiguration().getSslTruststorePassword();
         case "ssltruststoretype":
-        case "sslTruststoreType": return target.getSslTruststoreType();
+        case "sslTruststoreType": return target.getConfiguration().getSslTruststoreType();
         case "stalltimeoutms":
-        case "stallTimeoutMs": return target.getStallTimeoutMs();
+        case "stallTimeoutMs": return target.getConfiguration().getStallTimeoutMs();
         case "topicispattern":
-        case "topicIsPattern": return target.isTopicIsPattern();
+        case "topicIsPattern": return target.getConfiguration().isTopicIsPattern();
         case "valuedeserializer":
-        case "valueDeserializer": return target.getValueDeserializer();
+        case "valueDeserializer": return target.getConfiguration().getValueDeserializer();
         default: return null;
         }
     }
@@ -440,6 +608,8 @@ public class KafkaFetchEndpointConfigurer extends PropertyConfigurerSupport impl
         switch (ignoreCase ? name.toLowerCase() : name) {
         case "additionalproperties":
         case "additionalProperties": return java.lang.Object.class;
+        case "offsetrepository":
+        case "offsetRepository": return java.lang.String.class;
         default: return null;
         }
     }

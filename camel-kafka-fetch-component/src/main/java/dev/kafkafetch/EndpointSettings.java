@@ -1,6 +1,7 @@
 package dev.kafkafetch;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -9,16 +10,23 @@ import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
 import dev.kafkafetch.error.RetryPlan;
-import dev.kafkafetch.security.KafkaAuthType;
 import dev.kafkafetch.security.SecretMasker;
 import dev.kafkafetch.task.TaskSettings;
 import org.apache.camel.util.TimeUtils;
+import org.apache.kafka.clients.ClientDnsLookup;
+import org.apache.kafka.clients.ClientUtils;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.common.config.SaslConfigs;
-import org.apache.kafka.common.config.SslConfigs;
+import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.Deserializer;
+
+import static dev.kafkafetch.OptionChecks.blankToNull;
+import static dev.kafkafetch.OptionChecks.notNegative;
+import static dev.kafkafetch.OptionChecks.oneOf;
+import static dev.kafkafetch.OptionChecks.positive;
+import static dev.kafkafetch.OptionChecks.putIfSet;
+import static dev.kafkafetch.OptionChecks.required;
 
 /**
  * Turns an endpoint's options into {@link TaskSettings}, refusing bad input with an {@link IllegalArgumentException}
@@ -30,62 +38,79 @@ final class EndpointSettings {
     private static final Set<String> OFFSET_RESETS = Set.of("latest", "earliest", "none");
     private static final Set<String> GROUP_PROTOCOLS = Set.of("classic", "consumer");
     private static final Set<String> ISOLATION_LEVELS = Set.of("read_uncommitted", "read_committed");
-    private static final Set<String> SECURITY_PROTOCOLS = Set.of("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL");
     private static final Pattern SECRET_KEY = Pattern.compile("(?i)(password|jaas|secret|token|credential|\\.key$)");
 
     private final KafkaFetchEndpoint e;
+    private final KafkaFetchConfiguration o;
 
     EndpointSettings(KafkaFetchEndpoint endpoint) {
         this.e = endpoint;
+        this.o = endpoint.getConfiguration();
     }
 
     TaskSettings build() {
-        String brokers = required("brokers", e.getBrokers());
-        String groupId = required("groupId", e.getGroupId());
-        positive("consumersCount", e.getConsumersCount());
-        positive("maxPollRecords", e.getMaxPollRecords());
-        positive("pollTimeoutMs", e.getPollTimeoutMs());
-        positive("autoCommitIntervalMs", e.getAutoCommitIntervalMs());
-        positive("commitTimeoutMs", e.getCommitTimeoutMs());
-        positive("shutdownTimeout", e.getShutdownTimeout());
-        positive("sessionTimeoutMs", e.getSessionTimeoutMs());
-        positive("heartbeatIntervalMs", e.getHeartbeatIntervalMs());
-        positive("maxConcurrency", e.getMaxConcurrency());
-        positive("maxInFlightRecords", e.getMaxInFlightRecords());
-        notNegative("revokeTimeoutMs", e.getRevokeTimeoutMs());
-        notNegative("stallTimeoutMs", e.getStallTimeoutMs());
-        if (e.getMaxPollIntervalMs() != null) {
-            positive("maxPollIntervalMs", e.getMaxPollIntervalMs());
+        String brokers = required("brokers", o.getBrokers());
+        String groupId = required("groupId", o.getGroupId());
+        if (e.getComponent().isSubscribeConsumerTopicMustExists()) {
+            throw new IllegalArgumentException("kafka-fetch component option subscribeConsumerTopicMustExists=true is"
+                                               + " not supported: create the topics beforehand (a consumer never"
+                                               + " creates them unless"
+                                               + " additionalProperties.allow.auto.create.topics=true)");
         }
-        if (e.getBatchingIntervalMs() != null) {
-            positive("batchingIntervalMs", e.getBatchingIntervalMs());
+        positive("consumersCount", o.getConsumersCount());
+        int maxPollRecords = (int) positive("maxPollRecords", o.getMaxPollRecords());
+        long pollTimeoutMs = positive("pollTimeoutMs", o.getPollTimeoutMs());
+        long autoCommitIntervalMs = positive("autoCommitIntervalMs", o.getAutoCommitIntervalMs());
+        long commitTimeoutMs = positive("commitTimeoutMs", o.getCommitTimeoutMs());
+        positive("shutdownTimeout", o.getShutdownTimeout());
+        positive("sessionTimeoutMs", o.getSessionTimeoutMs());
+        positive("heartbeatIntervalMs", o.getHeartbeatIntervalMs());
+        positive("maxConcurrency", o.getMaxConcurrency());
+        positive("maxInFlightRecords", o.getMaxInFlightRecords());
+        notNegative("revokeTimeoutMs", o.getRevokeTimeoutMs());
+        notNegative("stallTimeoutMs", o.getStallTimeoutMs());
+        if (o.getMaxPollIntervalMs() != null) {
+            positive("maxPollIntervalMs", o.getMaxPollIntervalMs());
         }
-        notNegative("breakOnFirstErrorMaxAttempts", e.getBreakOnFirstErrorMaxAttempts());
-        if (e.getPollOnError() == null) {
+        if (o.getBatchingIntervalMs() != null) {
+            positive("batchingIntervalMs", o.getBatchingIntervalMs());
+        }
+        notNegative("breakOnFirstErrorMaxAttempts", o.getBreakOnFirstErrorMaxAttempts());
+        for (Map.Entry<String, Number> sizeOrTime : clientNumbers().entrySet()) {
+            notNegative(sizeOrTime.getKey(), sizeOrTime.getValue());
+        }
+        if (o.getPollOnError() == null) {
             throw new IllegalArgumentException(
                     "kafka-fetch option pollOnError must be DISCARD, ERROR_HANDLER, RECONNECT, RETRY or STOP");
         }
-        if (e.isAllowManualCommit() && e.getKafkaManualCommitFactory() == null) {
+        if (o.isAllowManualCommit() && o.getKafkaManualCommitFactory() == null) {
             throw new IllegalArgumentException("kafka-fetch option kafkaManualCommitFactory is required with"
                                                + " allowManualCommit=true");
         }
-        if (e.getMaxInFlightRecords() < e.getMaxPollRecords()) {
-            throw new IllegalArgumentException("kafka-fetch option maxInFlightRecords (" + e.getMaxInFlightRecords()
-                                               + ") must be at least maxPollRecords (" + e.getMaxPollRecords()
+        if (o.getMaxInFlightRecords() < maxPollRecords) {
+            throw new IllegalArgumentException("kafka-fetch option maxInFlightRecords (" + o.getMaxInFlightRecords()
+                                               + ") must be at least maxPollRecords (" + maxPollRecords
                                                + "): one poll must fit in the window");
         }
-        if (e.getOrdering() == null) {
+        if (o.getOrdering() == null) {
             throw new IllegalArgumentException("kafka-fetch option ordering must be PARTITION, KEY or UNORDERED");
         }
-        String offsetReset = oneOf("autoOffsetReset", e.getAutoOffsetReset(), OFFSET_RESETS);
-        String groupProtocol = oneOf("groupProtocol", e.getGroupProtocol(), GROUP_PROTOCOLS);
-        String isolation = oneOf("isolationLevel", e.getIsolationLevel(), ISOLATION_LEVELS);
-        Class<?> keyDeserializer = deserializer("keyDeserializer", e.getKeyDeserializer());
-        Class<?> valueDeserializer = deserializer("valueDeserializer", e.getValueDeserializer());
+        String offsetReset = oneOf("autoOffsetReset", o.getAutoOffsetReset(), OFFSET_RESETS);
+        String groupProtocol = oneOf("groupProtocol", o.getGroupProtocol(), GROUP_PROTOCOLS);
+        String isolation = oneOf("isolationLevel", o.getIsolationLevel(), ISOLATION_LEVELS);
+        Class<?> keyDeserializer = deserializer("keyDeserializer", o.getKeyDeserializer());
+        Class<?> valueDeserializer = deserializer("valueDeserializer", o.getValueDeserializer());
+        if (o.getInterceptorClasses() != null) {
+            for (String name : o.getInterceptorClasses().split(",")) {
+                if (!name.isBlank()) {
+                    loadable("interceptorClasses", name.trim());
+                }
+            }
+        }
 
         List<String> topics = null;
         Pattern pattern = null;
-        if (e.isTopicIsPattern()) {
+        if (o.isTopicIsPattern()) {
             try {
                 pattern = Pattern.compile(e.getTopic());
             } catch (PatternSyntaxException ex) {
@@ -105,7 +130,7 @@ final class EndpointSettings {
                 throw new IllegalArgumentException("kafka-fetch topic is empty");
             }
         }
-        String dlt = e.getDeadLetterTopic();
+        String dlt = o.getDeadLetterTopic();
         RetryPlan retries = retryPlan(topics, dlt);
         if (dlt != null
             && (topics != null && topics.contains(dlt) || pattern != null && pattern.matcher(dlt).matches())) {
@@ -116,43 +141,62 @@ final class EndpointSettings {
         // shared by the consumers and the dead-letter producer
         Properties common = new Properties();
         common.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, brokers);
-        common.putAll(security());
+        putIfSet(common, CommonClientConfigs.METADATA_MAX_AGE_CONFIG, o.getMetadataMaxAgeMs());
+        putIfSet(common, CommonClientConfigs.RETRY_BACKOFF_MS_CONFIG, o.getRetryBackoffMs());
+        putIfSet(common, CommonClientConfigs.RETRY_BACKOFF_MAX_MS_CONFIG, o.getRetryBackoffMaxMs());
+        putIfSet(common, CommonClientConfigs.RECONNECT_BACKOFF_MAX_MS_CONFIG, o.getReconnectBackoffMaxMs());
+        common.putAll(new SecuritySettings(o, e.getCamelContext()).build());
 
         Properties props = new Properties();
         props.putAll(common);
         props.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
-        if (e.getGroupInstanceId() != null) {
-            props.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, e.getGroupInstanceId());
+        if (o.getGroupInstanceId() != null) {
+            props.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, o.getGroupInstanceId());
         }
-        if (e.getClientId() != null) {
-            props.put(ConsumerConfig.CLIENT_ID_CONFIG, e.getClientId());
+        if (o.getClientId() != null) {
+            props.put(ConsumerConfig.CLIENT_ID_CONFIG, o.getClientId());
         }
         props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, offsetReset);
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-        props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, Integer.toString(e.getMaxPollRecords()));
-        if (e.getMaxPollIntervalMs() != null) {
-            props.put(ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG, Integer.toString(e.getMaxPollIntervalMs()));
+        props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, Integer.toString(maxPollRecords));
+        if (o.getMaxPollIntervalMs() != null) {
+            props.put(ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG, Integer.toString(o.getMaxPollIntervalMs()));
         }
         props.put(ConsumerConfig.GROUP_PROTOCOL_CONFIG, groupProtocol);
         if ("classic".equals(groupProtocol)) {
-            props.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, Integer.toString(e.getSessionTimeoutMs()));
-            props.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, Integer.toString(e.getHeartbeatIntervalMs()));
-            if (e.getPartitionAssignor() != null) {
-                loadable("partitionAssignor", e.getPartitionAssignor());
-                props.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, e.getPartitionAssignor());
+            props.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, Integer.toString(o.getSessionTimeoutMs()));
+            props.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, Integer.toString(o.getHeartbeatIntervalMs()));
+            if (o.getPartitionAssignor() != null) {
+                loadable("partitionAssignor", o.getPartitionAssignor());
+                props.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, o.getPartitionAssignor());
             }
-        } else if (e.getGroupRemoteAssignor() != null) {
-            props.put(ConsumerConfig.GROUP_REMOTE_ASSIGNOR_CONFIG, e.getGroupRemoteAssignor());
+        } else if (o.getGroupRemoteAssignor() != null) {
+            props.put(ConsumerConfig.GROUP_REMOTE_ASSIGNOR_CONFIG, o.getGroupRemoteAssignor());
         }
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolation);
         props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
         props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+        putIfSet(props, ConsumerConfig.FETCH_MIN_BYTES_CONFIG, o.getFetchMinBytes());
+        putIfSet(props, ConsumerConfig.FETCH_MAX_BYTES_CONFIG, o.getFetchMaxBytes());
+        putIfSet(props, ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, o.getFetchWaitMaxMs());
+        putIfSet(props, ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, o.getMaxPartitionFetchBytes());
+        putIfSet(props, ConsumerConfig.REQUEST_TIMEOUT_MS_CONFIG, o.getConsumerRequestTimeoutMs());
+        putIfSet(props, ConsumerConfig.CHECK_CRCS_CONFIG, o.getCheckCrcs());
+        putIfSet(props, ConsumerConfig.INTERCEPTOR_CLASSES_CONFIG, blankToNull(o.getInterceptorClasses()));
+        // read by the deserializers (kafka-fetch configures them with the consumer's settings)
+        putIfSet(props, "schema.registry.url", blankToNull(o.getSchemaRegistryURL()));
+        if (o.isSpecificAvroReader()) {
+            props.put("specific.avro.reader", "true");
+        }
 
-        Map<String, Object> extra = e.getAdditionalProperties();
+        Map<String, Object> extra = o.getAdditionalProperties();
         if (extra != null) {
             for (Map.Entry<String, Object> entry : extra.entrySet()) {
                 String key = entry.getKey();
                 Object value = entry.getValue();
+                if (value == null) {
+                    continue;
+                }
                 if (ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG.equals(key)
                     && "true".equalsIgnoreCase(String.valueOf(value))) {
                     throw new IllegalArgumentException("kafka-fetch option additionalProperties.enable.auto.commit=true"
@@ -176,92 +220,47 @@ final class EndpointSettings {
 
         KafkaFetchComponent c = e.getComponent();
         return new TaskSettings(groupId, props, common, keyDeserializer, valueDeserializer, topics, pattern,
-                e.getPollTimeoutMs(), e.getMaxPollRecords(), e.getMaxInFlightRecords(), e.getMaxConcurrency(),
-                e.getOrdering(), e.isAutoCommitEnable(), e.getAutoCommitIntervalMs(), e.getCommitTimeoutMs(),
-                e.getShutdownTimeout(), e.getRevokeTimeoutMs(), e.getSeekTo(), e.getStallTimeoutMs(), dlt,
-                e.isBreakOnFirstError(), e.getBreakOnFirstErrorMaxAttempts(), e.isAllowManualCommit(), e.isBatching(),
-                e.getBatchingIntervalMs() == null ? 0 : e.getBatchingIntervalMs(),
+                pollTimeoutMs, maxPollRecords, o.getMaxInFlightRecords(), o.getMaxConcurrency(),
+                o.getOrdering(), o.isAutoCommitEnable(), autoCommitIntervalMs, commitTimeoutMs,
+                o.getShutdownTimeout(), o.getRevokeTimeoutMs(), o.getSeekTo(), o.getStallTimeoutMs(), dlt,
+                o.isBreakOnFirstError(), o.getBreakOnFirstErrorMaxAttempts(), o.isAllowManualCommit(), o.isBatching(),
+                o.getBatchingIntervalMs() == null ? 0 : o.getBatchingIntervalMs(),
                 c.getCreateConsumerBackoffMaxAttempts(), c.getCreateConsumerBackoffInterval(),
                 c.getSubscribeConsumerBackoffMaxAttempts(), c.getSubscribeConsumerBackoffInterval(), masker(props),
-                e.isOffsetMap(), retries);
+                o.isOffsetMap(), retries);
     }
 
     /**
-     * The security settings: securityProtocol, saslMechanism, saslJaasConfig and the ssl* options, or what the
-     * saslAuthType shorthand derives (camel-kafka 4.22's rules: a SASL type uses SASL_SSL unless securityProtocol is
-     * SASL_PLAINTEXT; an explicit saslJaasConfig wins over the one built from saslUsername and saslPassword).
-     * Messages never quote a secret value.
+     * preValidateHostAndPort, checked when the consumer starts as camel-kafka does: every broker must be a valid
+     * host:port, and at least one must resolve.
      */
-    private Properties security() {
-        String protocol = oneOf("securityProtocol", e.getSecurityProtocol(), SECURITY_PROTOCOLS);
-        String mechanism = blankToNull(e.getSaslMechanism());
-        String jaas = blankToNull(e.getSaslJaasConfig());
-        KafkaAuthType auth = e.getSaslAuthType();
-        boolean credentialsType = auth != null && auth.usesCredentials();
-        if (!credentialsType) {
-            String given = e.getSaslUsername() != null ? "saslUsername"
-                    : e.getSaslPassword() != null ? "saslPassword" : null;
-            if (given != null) {
-                throw new IllegalArgumentException("kafka-fetch option " + given + " is only used with saslAuthType"
-                                                   + " PLAIN, SCRAM_SHA_256 or SCRAM_SHA_512 (saslAuthType is "
-                                                   + (auth == null ? "not set" : auth) + ")");
-            }
+    static void validateBrokers(String brokers) {
+        try {
+            ClientUtils.parseAndValidateAddresses(List.of(brokers.split(",")), ClientDnsLookup.USE_ALL_DNS_IPS);
+        } catch (ConfigException ex) {
+            throw new IllegalArgumentException("kafka-fetch option brokers (" + brokers + "): " + ex.getMessage()
+                                               + " (checked because preValidateHostAndPort=true; with false the"
+                                               + " fetch task keeps retrying instead)",
+                    ex);
         }
-        if (auth != null && auth.isSasl()) {
-            if (jaas == null) {
-                if (!credentialsType) {
-                    throw new IllegalArgumentException("kafka-fetch option saslAuthType=" + auth
-                                                       + " needs saslJaasConfig: kafka-fetch builds the JAAS config"
-                                                       + " only for PLAIN, SCRAM_SHA_256 and SCRAM_SHA_512 (other"
-                                                       + " sasl.* client settings go through additionalProperties)");
-                }
-                String username = e.getSaslUsername();
-                if (username == null || username.isBlank()) {
-                    throw new IllegalArgumentException("kafka-fetch option saslUsername is required with saslAuthType="
-                                                       + auth + " (or set saslJaasConfig)");
-                }
-                String password = e.getSaslPassword();
-                if (password == null || password.isEmpty()) {
-                    throw new IllegalArgumentException("kafka-fetch option saslPassword is required with saslAuthType="
-                                                       + auth + " (or set saslJaasConfig)");
-                }
-                jaas = auth.jaasConfig(username.trim(), password);
-            }
-            protocol = "SASL_PLAINTEXT".equals(protocol) ? "SASL_PLAINTEXT" : "SASL_SSL";
-            mechanism = auth.mechanism();
-        } else if (auth == KafkaAuthType.SSL) {
-            protocol = "SSL";
-        } else if (auth == KafkaAuthType.NONE) {
-            boolean stores = blankToNull(e.getSslKeystoreLocation()) != null
-                             || blankToNull(e.getSslTruststoreLocation()) != null;
-            protocol = stores || "SSL".equals(protocol) ? "SSL" : "PLAINTEXT";
-        }
+    }
 
-        Properties p = new Properties();
-        p.put(CommonClientConfigs.SECURITY_PROTOCOL_CONFIG, protocol);
-        putIfSet(p, SaslConfigs.SASL_MECHANISM, mechanism);
-        putIfSet(p, SaslConfigs.SASL_JAAS_CONFIG, jaas);
-        putIfSet(p, SslConfigs.SSL_KEYSTORE_LOCATION_CONFIG, e.getSslKeystoreLocation());
-        putIfSet(p, SslConfigs.SSL_KEYSTORE_PASSWORD_CONFIG, e.getSslKeystorePassword());
-        putIfSet(p, SslConfigs.SSL_KEY_PASSWORD_CONFIG, e.getSslKeyPassword());
-        putIfSet(p, SslConfigs.SSL_KEYSTORE_TYPE_CONFIG, e.getSslKeystoreType());
-        putIfSet(p, SslConfigs.SSL_TRUSTSTORE_LOCATION_CONFIG, e.getSslTruststoreLocation());
-        putIfSet(p, SslConfigs.SSL_TRUSTSTORE_PASSWORD_CONFIG, e.getSslTruststorePassword());
-        putIfSet(p, SslConfigs.SSL_TRUSTSTORE_TYPE_CONFIG, e.getSslTruststoreType());
-        putIfSet(p, SslConfigs.SSL_PROTOCOL_CONFIG, e.getSslProtocol());
-        putIfSet(p, SslConfigs.SSL_ENABLED_PROTOCOLS_CONFIG, e.getSslEnabledProtocols());
-        putIfSet(p, SslConfigs.SSL_KEYMANAGER_ALGORITHM_CONFIG, e.getSslKeymanagerAlgorithm());
-        putIfSet(p, SslConfigs.SSL_TRUSTMANAGER_ALGORITHM_CONFIG, e.getSslTrustmanagerAlgorithm());
-        putIfSet(p, SslConfigs.SSL_CIPHER_SUITES_CONFIG, e.getSslCipherSuites());
-        putIfSet(p, SslConfigs.SSL_PROVIDER_CONFIG, e.getSslProvider());
-        String endpointAlgorithm = e.getSslEndpointAlgorithm();
-        if (endpointAlgorithm != null) {
-            String a = endpointAlgorithm.trim();
-            // as camel-kafka: none or false turns hostname verification off (Kafka's empty value)
-            p.put(SslConfigs.SSL_ENDPOINT_IDENTIFICATION_ALGORITHM_CONFIG,
-                    a.equalsIgnoreCase("none") || a.equalsIgnoreCase("false") ? "" : a);
-        }
-        return p;
+    /** The Kafka client sizes and times that may be left unset but never be negative. */
+    private Map<String, Number> clientNumbers() {
+        Map<String, Number> numbers = new LinkedHashMap<>();
+        numbers.put("metadataMaxAgeMs", o.getMetadataMaxAgeMs());
+        numbers.put("reconnectBackoffMaxMs", o.getReconnectBackoffMaxMs());
+        numbers.put("retryBackoffMs", o.getRetryBackoffMs());
+        numbers.put("retryBackoffMaxMs", o.getRetryBackoffMaxMs());
+        numbers.put("consumerRequestTimeoutMs", o.getConsumerRequestTimeoutMs());
+        numbers.put("fetchMinBytes", o.getFetchMinBytes());
+        numbers.put("fetchMaxBytes", o.getFetchMaxBytes());
+        numbers.put("fetchWaitMaxMs", o.getFetchWaitMaxMs());
+        numbers.put("maxPartitionFetchBytes", o.getMaxPartitionFetchBytes());
+        numbers.put("kerberosBeforeReloginMinTime", o.getKerberosBeforeReloginMinTime());
+        numbers.put("kerberosRenewJitter", o.getKerberosRenewJitter());
+        numbers.put("kerberosRenewWindowFactor", o.getKerberosRenewWindowFactor());
+        return numbers;
     }
 
     /**
@@ -269,7 +268,7 @@ final class EndpointSettings {
      * increasing; the topics must be distinct from each other, from the sources and from the dead-letter topic.
      */
     private RetryPlan retryPlan(List<String> topics, String dlt) {
-        String text = e.getRetryDelays();
+        String text = o.getRetryDelays();
         if (text == null) {
             return null;
         }
@@ -277,7 +276,7 @@ final class EndpointSettings {
             throw new IllegalArgumentException(
                     "kafka-fetch option retryDelays is empty: give durations, e.g. 1s,30s,5m");
         }
-        if (e.isBreakOnFirstError()) {
+        if (o.isBreakOnFirstError()) {
             throw new IllegalArgumentException("kafka-fetch option retryDelays cannot be used with breakOnFirstError:"
                                                + " a retried record leaves its partition's order, breakOnFirstError"
                                                + " keeps it; choose one");
@@ -305,7 +304,7 @@ final class EndpointSettings {
                                                    + parts[i].trim() + "' follows '" + parts[i - 1].trim() + "'");
             }
         }
-        String pattern = required("retryTopicPattern", e.getRetryTopicPattern());
+        String pattern = required("retryTopicPattern", o.getRetryTopicPattern());
         if (!pattern.contains("{n}") || topics.size() > 1 && !pattern.contains("{topic}")) {
             throw new IllegalArgumentException("kafka-fetch option retryTopicPattern (" + pattern + ") must contain {n}"
                                                + (topics.size() > 1 ? " and {topic}" : "")
@@ -333,46 +332,6 @@ final class EndpointSettings {
             }
         });
         return new SecretMasker(secrets);
-    }
-
-    private static void putIfSet(Properties p, String key, String value) {
-        if (value != null && !value.isEmpty()) {
-            p.put(key, value);
-        }
-    }
-
-    private static String blankToNull(String value) {
-        return value == null || value.isBlank() ? null : value;
-    }
-
-    private static String required(String option, String value) {
-        if (value == null || value.isBlank()) {
-            throw new IllegalArgumentException("kafka-fetch option " + option + " is required");
-        }
-        return value.trim();
-    }
-
-    private static void positive(String option, long value) {
-        if (value <= 0) {
-            throw new IllegalArgumentException("kafka-fetch option " + option + " must be positive, was " + value);
-        }
-    }
-
-    private static void notNegative(String option, long value) {
-        if (value < 0) {
-            throw new IllegalArgumentException("kafka-fetch option " + option + " must not be negative, was " + value);
-        }
-    }
-
-    /** The value, trimmed and in the letter case of {@code allowed}, when it is one of them (ignoring case). */
-    private static String oneOf(String option, String value, Set<String> allowed) {
-        String v = value == null ? null : allowed.stream().filter(a -> a.equalsIgnoreCase(value.trim())).findFirst()
-                .orElse(null);
-        if (v == null) {
-            throw new IllegalArgumentException("kafka-fetch option " + option + " must be one of " + allowed + ", was "
-                                               + value);
-        }
-        return v;
     }
 
     private Class<?> loadable(String option, String className) {

@@ -4,11 +4,11 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.function.Function;
 
+import dev.kafkafetch.commit.KafkaManualCommitFactory;
+import dev.kafkafetch.commit.OffsetStore;
 import dev.kafkafetch.dispatch.Ordering;
 import dev.kafkafetch.dispatch.ProcessingResult;
 import dev.kafkafetch.error.ConfiguredPollExceptionStrategy;
@@ -17,6 +17,7 @@ import dev.kafkafetch.error.PollExceptionStrategy;
 import dev.kafkafetch.error.RetryTopics;
 import dev.kafkafetch.health.HealthSettings;
 import dev.kafkafetch.health.KafkaFetchConsumerHealthCheck;
+import dev.kafkafetch.metrics.ClientReachability;
 import dev.kafkafetch.metrics.ManagedFetchTasks;
 import dev.kafkafetch.metrics.MeterBinding;
 import dev.kafkafetch.metrics.MeterSource;
@@ -24,6 +25,9 @@ import dev.kafkafetch.metrics.OptionalMeters;
 import dev.kafkafetch.metrics.TaskSnapshot;
 import dev.kafkafetch.processor.ExchangeBuilder;
 import dev.kafkafetch.processor.RouteItemProcessor;
+import dev.kafkafetch.resume.KafkaFetchResumeAdapter;
+import dev.kafkafetch.resume.OffsetStores;
+import dev.kafkafetch.resume.StateRepositoryOffsetStore;
 import dev.kafkafetch.serde.RecordDecoder;
 import dev.kafkafetch.task.KafkaFetchRecords;
 import dev.kafkafetch.task.TaskSettings;
@@ -35,11 +39,16 @@ import org.apache.camel.health.HealthCheckAware;
 import org.apache.camel.health.HealthCheckRegistry;
 import org.apache.camel.resume.ConsumerListener;
 import org.apache.camel.resume.ConsumerListenerAware;
+import org.apache.camel.resume.ResumeAdapter;
+import org.apache.camel.resume.ResumeAware;
+import org.apache.camel.resume.ResumeStrategy;
 import org.apache.camel.spi.ExecutorServiceManager;
+import org.apache.camel.spi.StateRepository;
 import org.apache.camel.spi.ThreadPoolProfile;
 import org.apache.camel.support.DefaultConsumer;
+import org.apache.camel.support.service.ServiceHelper;
+import org.apache.camel.support.service.ServiceSupport;
 import org.apache.camel.util.concurrent.ThreadPoolRejectedPolicy;
-import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.slf4j.Logger;
@@ -60,14 +69,13 @@ import org.slf4j.LoggerFactory;
 @ManagedResource(description = "Managed kafka-fetch consumer: its fetch tasks")
 public class KafkaFetchConsumer extends DefaultConsumer
         implements Suspendable, HealthCheckAware, ConsumerListenerAware<ConsumerListener<Object, ProcessingResult>>,
-        ManagedFetchTasks {
+        ManagedFetchTasks, ResumeAware<ResumeStrategy> {
 
     private static final Logger LOG = LoggerFactory.getLogger(KafkaFetchConsumer.class);
 
     private final TaskSettings settings;
     /** Replaced whole on start and stop, so readers on other threads always see a complete list. */
     private volatile List<KafkaFetchRecords> tasks = List.of();
-    private Function<Properties, Consumer<byte[], byte[]>> consumerFactory = KafkaConsumer::new;
     private ExecutorService fetchThreads;
     private ExecutorService workers;
     private ScheduledExecutorService letterSender;
@@ -77,6 +85,8 @@ public class KafkaFetchConsumer extends DefaultConsumer
     private HealthCheck livenessCheck;
     private HealthCheckRegistry healthCheckRegistry;
     private MeterBinding meters = MeterBinding.NONE;
+    private boolean stopOffsetRepository;
+    private ResumeStrategy resumeStrategy;
 
     public KafkaFetchConsumer(KafkaFetchEndpoint endpoint, Processor processor, TaskSettings settings) {
         super(endpoint, processor);
@@ -86,11 +96,6 @@ public class KafkaFetchConsumer extends DefaultConsumer
     @Override
     public KafkaFetchEndpoint getEndpoint() {
         return (KafkaFetchEndpoint) super.getEndpoint();
-    }
-
-    /** For tests of the fetch loop: how KafkaConsumers are created. */
-    public void setConsumerFactory(Function<Properties, Consumer<byte[], byte[]>> consumerFactory) {
-        this.consumerFactory = consumerFactory;
     }
 
     public TaskSettings getSettings() {
@@ -111,6 +116,16 @@ public class KafkaFetchConsumer extends DefaultConsumer
     private TaskSnapshot taskSnapshot(int index) {
         List<KafkaFetchRecords> current = tasks;
         return index < current.size() ? current.get(index).snapshot() : null;
+    }
+
+    /** The live reachability of the task with this thread name (null when it has no consumer). */
+    private ClientReachability reachability(String taskName) {
+        for (KafkaFetchRecords task : tasks) {
+            if (task.threadName().equals(taskName)) {
+                return task.reachability();
+            }
+        }
+        return null;
     }
 
     public List<KafkaFetchRecords> tasks() {
@@ -148,11 +163,43 @@ public class KafkaFetchConsumer extends DefaultConsumer
         return consumerListener;
     }
 
-    /** Camel's Pausable EIP sets it (use {@link KafkaFetchConsumerListener}); every fetch task consults it. */
+    /**
+     * Camel's Pausable EIP sets it (use {@link KafkaFetchConsumerListener}); every fetch task consults it. camel-kafka's
+     * listener is adapted by camel-kafka-fetch-compat, and refused without it (it would pause a consumer it does not
+     * have).
+     */
     @Override
-    public void setConsumerListener(ConsumerListener<Object, ProcessingResult> consumerListener) {
-        this.consumerListener = consumerListener;
-        tasks.forEach(t -> t.setConsumerListener(consumerListener));
+    public void setConsumerListener(ConsumerListener<Object, ProcessingResult> listener) {
+        ConsumerListener<Object, ProcessingResult> adapted = listener;
+        if (CamelKafkaCompat.isCamelKafkaType(listener)) {
+            CamelKafkaCompat compat = getEndpoint().getComponent().getCamelKafkaCompat();
+            if (compat == null) {
+                throw new IllegalArgumentException("kafka-fetch route " + getRouteId() + ": the Pausable EIP's consumer"
+                                                   + " listener " + listener.getClass().getName() + " is camel-kafka's;"
+                                                   + " use " + KafkaFetchConsumerListener.class.getName()
+                                                   + " (or add camel-kafka-fetch-compat, which adapts it)");
+            }
+            adapted = compat.consumerListener(listener);
+        }
+        this.consumerListener = adapted;
+        ConsumerListener<Object, ProcessingResult> set = adapted;
+        tasks.forEach(t -> t.setConsumerListener(set));
+    }
+
+    /** Camel's resume API ({@code resumable().resumeStrategy(...)}): see {@link KafkaFetchResumeAdapter}. */
+    @Override
+    public void setResumeStrategy(ResumeStrategy resumeStrategy) {
+        this.resumeStrategy = resumeStrategy;
+    }
+
+    @Override
+    public ResumeStrategy getResumeStrategy() {
+        return resumeStrategy;
+    }
+
+    @Override
+    public String adapterFactoryService() {
+        return "kafka-fetch-adapter-factory";
     }
 
     @Override
@@ -179,8 +226,18 @@ public class KafkaFetchConsumer extends DefaultConsumer
                 healthCheckRegistry.register(livenessCheck);
             }
         }
+        KafkaFetchConfiguration configuration = endpoint.getConfiguration();
+        if (configuration.isPreValidateHostAndPort()) {
+            EndpointSettings.validateBrokers(configuration.getBrokers());
+        }
+        if (configuration.getKerberosConfigLocation() != null) {
+            // as camel-kafka: the JVM-wide Kerberos configuration
+            System.setProperty("java.security.krb5.conf", configuration.getKerberosConfigLocation());
+        }
+        OffsetStore offsetStore = offsetStore(configuration);
+        KafkaClientFactory clients = endpoint.kafkaClientFactory();
         ExecutorServiceManager esm = endpoint.getCamelContext().getExecutorServiceManager();
-        int count = endpoint.getConsumersCount();
+        int count = configuration.getConsumersCount();
         String topic = settings.subscription();
         fetchThreads = esm.newFixedThreadPool(this, "KafkaFetchConsumer[" + topic + "]", count);
         // a hand-off pool: the dispatcher never starts more records than its slots, so threads stay within
@@ -195,7 +252,8 @@ public class KafkaFetchConsumer extends DefaultConsumer
         profile.setRejectedPolicy(ThreadPoolRejectedPolicy.Abort);
         workers = esm.newThreadPool(this, "KafkaFetchWorker[" + topic + "]", profile);
         if (settings.retries() != null) {
-            RetryTopics.ensure(settings.retries(), settings.producerProperties(), endpoint.isCreateRetryTopics());
+            RetryTopics.ensure(settings.retries(), settings.producerProperties(),
+                    endpoint.getConfiguration().isCreateRetryTopics());
             if (settings.ordering() != Ordering.UNORDERED) {
                 LOG.info("Route {}: a record sent to a retry topic leaves its {} order; the records behind it go on"
                          + " (use breakOnFirstError for strict order)",
@@ -204,25 +262,31 @@ public class KafkaFetchConsumer extends DefaultConsumer
         }
         if (settings.failureRules().sendsLetters()) {
             letterSender = esm.newSingleThreadScheduledExecutor(this, "KafkaFetchLetters[" + topic + "]");
-            letters = new LetterPublisher(settings.producerProperties(), letterSender);
+            letters = new LetterPublisher(settings.producerProperties(), clients::getProducer, letterSender);
         }
-        ExchangeBuilder builder = new ExchangeBuilder(endpoint.getHeaderFilterStrategy(),
-                endpoint.getHeaderDeserializer(), settings.groupId(),
+        KafkaManualCommitFactory manualCommits = configuration.getKafkaManualCommitFactory();
+        CamelKafkaCompat compat = endpoint.getComponent().getCamelKafkaCompat();
+        if (compat != null && settings.allowManualCommit()) {
+            manualCommits = compat.manualCommitFactory(manualCommits); // the header is camel-kafka's type too
+        }
+        ExchangeBuilder builder = new ExchangeBuilder(configuration.getHeaderFilterStrategy(),
+                configuration.getHeaderDeserializer(), settings.groupId(),
                 !settings.autoCommitEnable() || settings.allowManualCommit(),
-                settings.allowManualCommit() ? endpoint.getKafkaManualCommitFactory() : null, settings.retries());
+                settings.allowManualCommit() ? manualCommits : null, settings.retries());
         boolean failuresHandledElsewhere = settings.failureRules().sendsLetters() || settings.breakOnFirstError();
         PollExceptionStrategy pollErrors = endpoint.getComponent().getPollExceptionStrategy() != null
                 ? endpoint.getComponent().getPollExceptionStrategy()
-                : new ConfiguredPollExceptionStrategy(endpoint.getPollOnError());
+                : new ConfiguredPollExceptionStrategy(configuration.getPollOnError());
         List<KafkaFetchRecords> created = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
             TaskSettings taskSettings = settings.forTask(i, count);
             String name = "kafka-fetch[" + topic + "]#" + i;
-            KafkaFetchRecords task = new KafkaFetchRecords(taskSettings, name, consumerFactory,
+            KafkaFetchRecords task = new KafkaFetchRecords(taskSettings, name, clients::getConsumer,
                     () -> newDecoder(taskSettings),
                     commitQueue -> new RouteItemProcessor(this, builder, failuresHandledElsewhere, commitQueue),
                     workers, getExceptionHandler(), pollErrors, letters);
             task.setConsumerListener(consumerListener);
+            task.setOffsetStore(offsetStore);
             created.add(task);
         }
         tasks = List.copyOf(created);
@@ -231,20 +295,47 @@ public class KafkaFetchConsumer extends DefaultConsumer
         }
         meters = OptionalMeters.bind(endpoint.getCamelContext(), this,
                 new MeterSource(endpoint.getCamelContext().getName(), getRouteId(), topic, settings.groupId(), count,
-                        this::taskSnapshot, endpoint.isMetricsPerPartition()));
+                        this::taskSnapshot, endpoint.getConfiguration().isMetricsPerPartition()));
         LOG.info("Started {} fetch task(s) on {} (group {}, maxConcurrency {}, ordering {}, maxInFlightRecords {})",
                 count, topic, settings.groupId(), settings.maxConcurrency(), settings.ordering(),
                 settings.maxInFlightRecords());
     }
 
+    /**
+     * Where newly assigned partitions start: the resume strategy's adapter first, then the offsetRepository (started
+     * here unless it runs already).
+     */
+    private OffsetStore offsetStore(KafkaFetchConfiguration configuration) {
+        List<OffsetStore> stores = new ArrayList<>();
+        if (resumeStrategy != null) {
+            ResumeAdapter adapter = resumeStrategy.getAdapter();
+            if (!(adapter instanceof KafkaFetchResumeAdapter ours)) {
+                throw new IllegalArgumentException("kafka-fetch: the resume strategy " + resumeStrategy
+                                                   + " must use the adapter " + KafkaFetchResumeAdapter.class.getName()
+                                                   + ", not " + adapter);
+            }
+            stores.add(ours);
+        }
+        StateRepository<String, String> repository = configuration.getOffsetRepository();
+        if (repository != null) {
+            if (repository instanceof ServiceSupport service && !service.isStarted()) {
+                stopOffsetRepository = true;
+                ServiceHelper.startService(repository);
+            }
+            stores.add(new StateRepositoryOffsetStore(repository));
+        }
+        return OffsetStores.of(stores);
+    }
+
     private HealthCheck newHealthCheck(HealthCheck.Kind kind) {
         KafkaFetchEndpoint e = getEndpoint();
-        HealthSettings health = new HealthSettings(e.getTopic(), settings.groupId(), e.getBrokers(),
-                settings.pollTimeoutMs(), e.getSessionTimeoutMs(), e.getHeartbeatIntervalMs(),
-                e.getMaxPollIntervalMs() != null ? e.getMaxPollIntervalMs()
+        KafkaFetchConfiguration c = e.getConfiguration();
+        HealthSettings health = new HealthSettings(e.getTopic(), settings.groupId(), c.getBrokers(),
+                settings.pollTimeoutMs(), c.getSessionTimeoutMs(), c.getHeartbeatIntervalMs(),
+                c.getMaxPollIntervalMs() != null ? c.getMaxPollIntervalMs()
                         : HealthSettings.DEFAULT_MAX_POLL_INTERVAL_MS);
         KafkaFetchConsumerHealthCheck check = new KafkaFetchConsumerHealthCheck(getRouteId(), kind, health,
-                this::taskSnapshots);
+                this::taskSnapshots, this::reachability);
         check.setCamelContext(e.getCamelContext());
         return check;
     }
@@ -322,6 +413,10 @@ public class KafkaFetchConsumer extends DefaultConsumer
         if (letterSender != null) {
             esm.shutdownNow(letterSender);
             letterSender = null;
+        }
+        if (stopOffsetRepository) {
+            ServiceHelper.stopService(getEndpoint().getConfiguration().getOffsetRepository());
+            stopOffsetRepository = false;
         }
         super.doStop();
         if (interrupted) {

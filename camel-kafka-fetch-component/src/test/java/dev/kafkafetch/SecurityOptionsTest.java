@@ -108,9 +108,10 @@ class SecurityOptionsTest {
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
-        "&saslAuthType=OAUTH|saslAuthType",
-        "&saslAuthType=AWS_MSK_IAM|saslAuthType",
-        "&saslAuthType=KERBEROS|saslAuthType",
+        "&saslAuthType=OAUTH|oauthClientId",
+        "&saslAuthType=OAUTH&oauthClientId=c&oauthClientSecret=hush-1234|oauthTokenEndpointUri",
+        "&saslAuthType=OAUTH&oauthClientId=c&oauthTokenEndpointUri=http://t|oauthClientSecret",
+        "&oauthClientSecret=hush-1234|oauthClientSecret",
         "&saslAuthType=BOGUS|saslAuthType",
         "&saslAuthType=PLAIN&saslPassword=hush-1234|saslUsername",
         "&saslAuthType=SCRAM_SHA_256&saslUsername=u|saslPassword",

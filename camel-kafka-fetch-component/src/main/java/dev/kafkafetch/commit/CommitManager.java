@@ -44,6 +44,7 @@ public final class CommitManager {
     private long lastCommitTimeMs;
     private long commitCalls;
     private long commitCallNanos;
+    private OffsetStore store = OffsetStore.NONE;
 
     /** @param offsetMap whether commits carry the offset map of finished records above them */
     public CommitManager(long intervalMs, long timeoutMs, boolean offsetMap) {
@@ -55,6 +56,11 @@ public final class CommitManager {
     /** True when a commit of the state would write something new (see {@link PartitionState#needsCommit}). */
     public boolean needsCommit(PartitionState state) {
         return state.needsCommit(offsetMap);
+    }
+
+    /** Where committed offsets are also written (offsetRepository, resume strategies); set before the task runs. */
+    public void setOffsetStore(OffsetStore store) {
+        this.store = store;
     }
 
     /** Milliseconds until the next interval commit is due (0 when due now). */
@@ -128,6 +134,7 @@ public final class CommitManager {
         }
         targets.forEach(PartitionState::committedWithMap);
         succeeded();
+        stored(offsets);
         LOG.debug("Committed {}", offsets);
     }
 
@@ -148,6 +155,15 @@ public final class CommitManager {
         } finally {
             commitCalls++;
             commitCallNanos += System.nanoTime() - start;
+        }
+    }
+
+    /** A store that fails never fails the commit that Kafka accepted: it is written again at the next commit. */
+    private void stored(Map<TopicPartition, OffsetAndMetadata> offsets) {
+        try {
+            store.committed(offsets);
+        } catch (RuntimeException e) {
+            LOG.warn("Offset store could not keep {} (written again at the next commit): {}", offsets, e.toString());
         }
     }
 

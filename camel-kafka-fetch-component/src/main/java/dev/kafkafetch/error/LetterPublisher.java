@@ -9,7 +9,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
 import dev.kafkafetch.dispatch.WorkItem;
-import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -53,8 +52,12 @@ public final class LetterPublisher implements AutoCloseable {
     private final ScheduledExecutorService sender;
     private volatile boolean closed;
 
-    /** @param sender a single thread of the consumer's, on which every send happens */
-    public LetterPublisher(Properties clientProperties, ScheduledExecutorService sender) {
+    /**
+     * @param producerFactory creates the producer (the route's kafkaClientFactory)
+     * @param sender          a single thread of the consumer's, on which every send happens
+     */
+    public LetterPublisher(Properties clientProperties, Function<Properties, Producer<byte[], byte[]>> producerFactory,
+                           ScheduledExecutorService sender) {
         this.sender = sender;
         Properties props = new Properties();
         props.putAll(clientProperties);
@@ -62,7 +65,7 @@ public final class LetterPublisher implements AutoCloseable {
         props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
         props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
         props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
-        this.producer = new KafkaProducer<>(props);
+        this.producer = producerFactory.apply(props);
     }
 
     /**

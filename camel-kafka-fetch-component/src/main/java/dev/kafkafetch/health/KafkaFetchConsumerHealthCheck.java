@@ -3,8 +3,10 @@ package dev.kafkafetch.health;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
+import dev.kafkafetch.metrics.ClientReachability;
 import dev.kafkafetch.metrics.TaskSnapshot;
 import dev.kafkafetch.task.TaskState;
 import org.apache.camel.health.HealthCheck;
@@ -25,7 +27,10 @@ import org.apache.camel.impl.health.AbstractHealthCheck;
  * has no connection at all ({@code connection-count} 0) and no response for a short grace (refused connections, a
  * stopped broker), or when no response came for {@code sessionTimeoutMs} (a black-holed host, whose connection
  * attempts stay open; by then the group has evicted the member anyway). A rebalance keeps requests flowing and so
- * stays UP. Snapshots are published once per poll loop, so each bound is widened by {@code pollTimeoutMs}.
+ * stays UP. Reachability is read live from each task's client metrics when the consumer gives access to them (a
+ * stopped broker turns readiness DOWN about {@value #DISCONNECTED_GRACE_MS} ms after its last response, as quickly as
+ * camel-kafka's check); from a snapshot otherwise, which is published once per poll loop, so each bound is then
+ * widened by {@code pollTimeoutMs}.
  * <p>
  * <b>Liveness</b> is DOWN when a task TERMINATED (gave up) or is stuck: polling, yet no poll returned for longer than
  * {@code maxPollIntervalMs} (Kafka's default 300000 when not set). A task retrying to connect is alive.
@@ -40,22 +45,35 @@ import org.apache.camel.impl.health.AbstractHealthCheck;
  */
 public class KafkaFetchConsumerHealthCheck extends AbstractHealthCheck {
 
+    /** With live client metrics: how long a consumer may have no connection and no response before it is not ready. */
+    static final long DISCONNECTED_GRACE_MS = 2000;
+
     private final String routeId;
     private final Kind kind;
     private final HealthSettings settings;
     private final Supplier<List<TaskSnapshot>> tasks;
+    private final Function<String, ClientReachability> live;
+
+    /** The consumer checks reachability from a snapshot only (each bound widened by pollTimeoutMs). */
+    public KafkaFetchConsumerHealthCheck(String routeId, Kind kind, HealthSettings settings,
+                                         Supplier<List<TaskSnapshot>> tasks) {
+        this(routeId, kind, settings, tasks, name -> null);
+    }
 
     /**
      * @param kind  what this instance checks: READINESS, LIVENESS, or ALL (as the caller's check.kind asks)
      * @param tasks the latest snapshot of every fetch task of the consumer (never blocks)
+     * @param live  the live reachability of a task by its thread name (null when unknown)
      */
     public KafkaFetchConsumerHealthCheck(String routeId, Kind kind, HealthSettings settings,
-                                         Supplier<List<TaskSnapshot>> tasks) {
+                                         Supplier<List<TaskSnapshot>> tasks,
+                                         Function<String, ClientReachability> live) {
         super("camel", "consumer:kafka-fetch-" + routeId);
         this.routeId = routeId;
         this.kind = kind;
         this.settings = settings;
         this.tasks = tasks;
+        this.live = live;
     }
 
     @Override
@@ -92,6 +110,8 @@ public class KafkaFetchConsumerHealthCheck extends AbstractHealthCheck {
         long unreachableAfter = settings.sessionTimeoutMs() + pollTimeout;
         long disconnectedGrace = Math.min(unreachableAfter, Math.max(3000, 2L * settings.heartbeatIntervalMs()))
                                  + pollTimeout;
+        long liveUnreachableAfter = settings.sessionTimeoutMs();
+        long liveDisconnectedGrace = Math.min(liveUnreachableAfter, DISCONNECTED_GRACE_MS);
 
         List<TaskSnapshot> snapshots = tasks.get();
         List<String> problems = new ArrayList<>();
@@ -131,8 +151,17 @@ public class KafkaFetchConsumerHealthCheck extends AbstractHealthCheck {
                 }
             }
             if (readiness) {
-                String problem = readinessProblem(state, snap, now, unreachableAfter, disconnectedGrace,
-                        settings.brokers());
+                ClientReachability reach = live.apply(name);
+                String problem;
+                if (reach != null && isPolling(state) && snap.deadLetterTrouble() == null) {
+                    reach.refresh(now);
+                    problem = reachabilityProblem(reach.createdTime(), reach.connectionCount(),
+                            reach.lastResponseTime(), now, liveUnreachableAfter, liveDisconnectedGrace,
+                            settings.brokers());
+                } else {
+                    problem = readinessProblem(state, snap, now, unreachableAfter, disconnectedGrace,
+                            settings.brokers());
+                }
                 if (problem != null) {
                     problems.add(name + " " + problem + (lastError != null ? " (last error: " + lastError + ")" : ""));
                 }
@@ -172,17 +201,22 @@ public class KafkaFetchConsumerHealthCheck extends AbstractHealthCheck {
         if (snap.deadLetterTrouble() != null) {
             return "cannot dead-letter: " + snap.deadLetterTrouble();
         }
-        if (snap.consumerCreatedTime() <= 0 || snap.connectionCount() < 0) {
+        return reachabilityProblem(snap.consumerCreatedTime(), snap.connectionCount(), snap.lastBrokerResponseTime(),
+                now, unreachableAfter, disconnectedGrace, brokers);
+    }
+
+    private static String reachabilityProblem(long createdTime, int connectionCount, long lastResponseTime, long now,
+                                              long unreachableAfter, long disconnectedGrace, String brokers) {
+        if (createdTime <= 0 || connectionCount < 0) {
             // reachability unknown (no client metrics): the state alone decides
             return null;
         }
-        if (snap.lastBrokerResponseTime() < snap.consumerCreatedTime()) {
+        if (lastResponseTime < createdTime) {
             return "cannot reach the brokers at " + brokers + ": no response from any broker since its consumer was"
-                   + " created " + (now - snap.consumerCreatedTime()) + " ms ago (open connections: "
-                   + snap.connectionCount() + ")";
+                   + " created " + (now - createdTime) + " ms ago (open connections: " + connectionCount + ")";
         }
-        long silence = now - snap.lastBrokerResponseTime();
-        if (snap.connectionCount() == 0 && silence > disconnectedGrace) {
+        long silence = now - lastResponseTime;
+        if (connectionCount == 0 && silence > disconnectedGrace) {
             return "cannot reach the brokers at " + brokers + ": no open connection and no response for " + silence
                    + " ms";
         }

@@ -9,20 +9,22 @@ import org.apache.kafka.common.MetricName;
  * Whether a consumer reaches its brokers, read without blocking from two of the client's own metrics (group
  * {@code consumer-metrics}): {@code connection-count} (connections open or being opened) and {@code response-total}
  * (responses received from any broker). A growing response count proves the brokers answer. No reflection into
- * client internals. One instance per KafkaConsumer, read by its fetch thread.
+ * client internals. One instance per KafkaConsumer: its fetch thread looks the metrics up ({@link #update}); health
+ * checks may {@link #refresh} from any thread, reading only the metric objects (thread-safe in Kafka), never the
+ * consumer, so readiness does not wait for the next poll.
  */
 public final class ClientReachability {
 
     private final long createdTime = System.currentTimeMillis();
-    private Metric connectionCountMetric;
-    private Metric responseTotalMetric;
+    private volatile Metric connectionCountMetric;
+    private volatile Metric responseTotalMetric;
     private long nextLookupMs;
     private double lastResponseTotal;
     private int connectionCount = -1;
     private long lastResponseTime;
 
     /** Reads the metrics (looking them up at most once a second until the client has registered them). */
-    public void update(Map<MetricName, ? extends Metric> metrics, long nowMs) {
+    public synchronized void update(Map<MetricName, ? extends Metric> metrics, long nowMs) {
         if ((connectionCountMetric == null || responseTotalMetric == null) && nowMs >= nextLookupMs) {
             nextLookupMs = nowMs + 1000;
             for (Map.Entry<MetricName, ? extends Metric> e : metrics.entrySet()) {
@@ -36,6 +38,15 @@ public final class ClientReachability {
                 }
             }
         }
+        read(nowMs);
+    }
+
+    /** Reads the metrics found so far, from any thread (the health checks), without touching the consumer. */
+    public synchronized void refresh(long nowMs) {
+        read(nowMs);
+    }
+
+    private void read(long nowMs) {
         double connections = valueOf(connectionCountMetric);
         connectionCount = Double.isNaN(connections) ? -1 : (int) connections;
         double responses = valueOf(responseTotalMetric);
@@ -46,12 +57,12 @@ public final class ClientReachability {
     }
 
     /** Open (or opening) connections, or -1 when unknown. */
-    public int connectionCount() {
+    public synchronized int connectionCount() {
         return connectionCount;
     }
 
     /** When a broker last answered, or 0 when none has yet. */
-    public long lastResponseTime() {
+    public synchronized long lastResponseTime() {
         return lastResponseTime;
     }
 

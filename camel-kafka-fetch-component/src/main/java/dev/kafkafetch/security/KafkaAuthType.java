@@ -1,10 +1,11 @@
 package dev.kafkafetch.security;
 
 /**
- * The {@code saslAuthType} shorthand, with camel-kafka 4.22's values. kafka-fetch derives the security protocol, the
- * SASL mechanism and the JAAS line for {@link #PLAIN}, {@link #SCRAM_SHA_256} and {@link #SCRAM_SHA_512} (from
- * {@code saslUsername}/{@code saslPassword}), and the security protocol for {@link #NONE} and {@link #SSL};
- * {@link #OAUTH}, {@link #AWS_MSK_IAM} and {@link #KERBEROS} need an explicit {@code saslJaasConfig}.
+ * The {@code saslAuthType} shorthand, with camel-kafka 4.22's values and meaning. kafka-fetch derives the security
+ * protocol, the SASL mechanism and the JAAS line as camel-kafka does: for {@link #PLAIN}, {@link #SCRAM_SHA_256} and
+ * {@link #SCRAM_SHA_512} from {@code saslUsername}/{@code saslPassword}, for {@link #OAUTH} from the {@code oauth*}
+ * options, for {@link #AWS_MSK_IAM} the IAM login module; {@link #KERBEROS} uses the JVM's JAAS configuration unless
+ * {@code saslJaasConfig} is set; {@link #NONE} and {@link #SSL} only choose the security protocol.
  */
 public enum KafkaAuthType {
 
@@ -18,12 +19,17 @@ public enum KafkaAuthType {
     SCRAM_SHA_512("SCRAM-SHA-512", "org.apache.kafka.common.security.scram.ScramLoginModule"),
     /** TLS only (client certificate authentication when a key store is configured). */
     SSL(null, null),
-    /** SASL/OAUTHBEARER; needs saslJaasConfig in kafka-fetch. */
+    /** SASL/OAUTHBEARER with oauthClientId, oauthClientSecret, oauthTokenEndpointUri (and oauthScope). */
     OAUTH("OAUTHBEARER", null),
-    /** AWS MSK IAM; needs saslJaasConfig (and the IAM callback handler in additionalProperties) in kafka-fetch. */
+    /** AWS MSK IAM (needs the aws-msk-iam-auth library on the classpath). */
     AWS_MSK_IAM("AWS_MSK_IAM", null),
-    /** SASL/GSSAPI (Kerberos); needs saslJaasConfig in kafka-fetch. */
+    /** SASL/GSSAPI (Kerberos), with the JVM's JAAS configuration unless saslJaasConfig is set. */
     KERBEROS("GSSAPI", null);
+
+    /** The JAAS line camel-kafka uses for {@link #AWS_MSK_IAM}. */
+    public static final String AWS_MSK_IAM_JAAS_CONFIG = "software.amazon.msk.auth.iam.IAMLoginModule required;";
+    private static final String OAUTH_LOGIN_MODULE = "org.apache.kafka.common.security.oauthbearer"
+                                                     + ".OAuthBearerLoginModule";
 
     private final String mechanism;
     private final String credentialsLoginModule;
@@ -59,6 +65,12 @@ public enum KafkaAuthType {
         }
         return credentialsLoginModule + " required username=\"" + escape(username) + "\" password=\""
                + escape(password) + "\";";
+    }
+
+    /** The {@code sasl.jaas.config} line camel-kafka builds for {@link #OAUTH} (scope may be null). */
+    public static String oauthJaasConfig(String clientId, String clientSecret, String scope) {
+        return OAUTH_LOGIN_MODULE + " required clientId=\"" + escape(clientId) + "\" clientSecret=\""
+               + escape(clientSecret) + "\"" + (scope == null ? "" : " scope=\"" + escape(scope) + "\"") + ";";
     }
 
     private static String escape(String value) {

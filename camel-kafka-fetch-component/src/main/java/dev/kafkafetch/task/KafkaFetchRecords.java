@@ -13,6 +13,7 @@ import java.util.function.Supplier;
 
 import dev.kafkafetch.commit.CommitManager;
 import dev.kafkafetch.commit.ManualCommitQueue;
+import dev.kafkafetch.commit.OffsetStore;
 import dev.kafkafetch.dispatch.Dispatcher;
 import dev.kafkafetch.dispatch.ItemProcessor;
 import dev.kafkafetch.dispatch.Ordering;
@@ -24,6 +25,7 @@ import dev.kafkafetch.error.PollErrorHandler;
 import dev.kafkafetch.error.PollExceptionStrategy;
 import dev.kafkafetch.error.PollOnError;
 import dev.kafkafetch.error.StallDetector;
+import dev.kafkafetch.metrics.ClientReachability;
 import dev.kafkafetch.metrics.TaskMetrics;
 import dev.kafkafetch.metrics.TaskSnapshot;
 import dev.kafkafetch.processor.BatchCollector;
@@ -157,6 +159,15 @@ public final class KafkaFetchRecords implements Runnable {
         return threadName;
     }
 
+    /**
+     * The reachability of the task's current consumer (null while it has none), for health checks that must not wait
+     * for the next snapshot; {@link ClientReachability#refresh} reads the client's metrics, never the consumer.
+     */
+    public ClientReachability reachability() {
+        TaskConsumer c = consumer;
+        return c != null ? c.reachability() : null;
+    }
+
     /** Asks the task to stop: it finishes in-flight records (bounded by shutdownTimeout), commits and closes. */
     public void requestStop() {
         stopRequested = true;
@@ -182,6 +193,15 @@ public final class KafkaFetchRecords implements Runnable {
     /** Camel's Pausable EIP: the listener consulted after each record and, while paused by it, at each poll. */
     public void setConsumerListener(ConsumerListener<Object, ProcessingResult> listener) {
         failures.setListener(listener);
+    }
+
+    /**
+     * Where committed offsets are also kept and newly assigned partitions start (offsetRepository, Camel's resume
+     * strategies). Set before the task runs.
+     */
+    public void setOffsetStore(OffsetStore store) {
+        commits.setOffsetStore(store);
+        partitions.setOffsetStore(store);
     }
 
     public boolean awaitTermination(long timeoutMs) throws InterruptedException {

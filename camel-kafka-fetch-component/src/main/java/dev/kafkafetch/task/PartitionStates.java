@@ -13,6 +13,7 @@ import java.util.function.Predicate;
 
 import dev.kafkafetch.commit.CommitManager;
 import dev.kafkafetch.commit.OffsetMap;
+import dev.kafkafetch.commit.OffsetStore;
 import dev.kafkafetch.dispatch.Dispatcher;
 import dev.kafkafetch.dispatch.WorkItem;
 import dev.kafkafetch.metrics.PartitionSnapshot;
@@ -56,6 +57,7 @@ final class PartitionStates implements ConsumerRebalanceListener {
     private TaskConsumer consumer;
     private String pausedReason;
     private boolean firstAssignment = true;
+    private OffsetStore offsetStore = OffsetStore.NONE;
 
     /**
      * @param batches            null unless batching
@@ -73,6 +75,11 @@ final class PartitionStates implements ConsumerRebalanceListener {
         this.metrics = metrics;
         this.settle = settle;
         this.publish = publish;
+    }
+
+    /** Where newly assigned partitions start when it holds a position for them; set before the task runs. */
+    void setOffsetStore(OffsetStore offsetStore) {
+        this.offsetStore = offsetStore;
     }
 
     /** A new consumer: it starts with nothing assigned and nothing paused. */
@@ -311,6 +318,8 @@ final class PartitionStates implements ConsumerRebalanceListener {
             } else {
                 consumer.seekToEnd(partitions);
             }
+        } else {
+            seekToStored(partitions);
         }
         firstAssignment = false;
         if (pausedReason != null) {
@@ -330,6 +339,17 @@ final class PartitionStates implements ConsumerRebalanceListener {
             LOG.info("Fetch task {}: {} has {}; they are not routed again", taskName, tp, finished);
         }
         return finished;
+    }
+
+    /** Partitions the offset store (offsetRepository, a resume strategy) holds a position for start there. */
+    private void seekToStored(Collection<TopicPartition> partitions) {
+        for (TopicPartition tp : partitions) {
+            long offset = offsetStore.startOffset(tp);
+            if (offset >= 0) {
+                consumer.seek(tp, offset);
+                LOG.info("Fetch task {}: {} starts at offset {} held by the offset store", taskName, tp, offset);
+            }
+        }
     }
 
     private PartitionState assign(TopicPartition tp, long committed, FinishedOffsets finishedBefore) {

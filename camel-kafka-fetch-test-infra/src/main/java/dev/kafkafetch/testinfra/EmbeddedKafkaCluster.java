@@ -65,6 +65,8 @@ public final class EmbeddedKafkaCluster implements KafkaService {
 
     /** Name of the extra plaintext listener used by {@link Builder#fixedPort(int)}. */
     static final String FIXED_LISTENER = "FIXEDPORT";
+    /** Name of the SSL client listener added by {@link Builder#sslListener(String, String)}. */
+    public static final String SSL_LISTENER = "SSLCLIENT";
     /** Name of the SASL_PLAINTEXT client listener added by {@link Builder#saslPlain(Map)} / {@link Builder#saslScram(Map)}. */
     public static final String SASL_LISTENER = "SASLCLIENT";
     /** The SASL mechanisms {@link Builder#saslScram(Map)} enables. */
@@ -307,9 +309,8 @@ public final class EmbeddedKafkaCluster implements KafkaService {
     private void awaitAllPartitionsHaveLeaders(Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
         Map<String, Object> conf = Map.of(
-                // the unauthenticated PLAINTEXT listener when the client listener needs SASL
-                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
-                saslUsers.isEmpty() ? bootstrapServers : kit.bootstrapServers(),
+                // the kit's unauthenticated PLAINTEXT listener, whatever the client listener needs (SASL, TLS)
+                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kit.bootstrapServers(),
                 AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5000,
                 AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 10000);
         String lastProblem = "unknown";
@@ -388,8 +389,22 @@ public final class EmbeddedKafkaCluster implements KafkaService {
         private final Map<String, String> saslUsers = new LinkedHashMap<>();
         private final Set<String> plainUsers = new LinkedHashSet<>();
         private final Set<String> scramUsers = new LinkedHashSet<>();
+        private String sslKeystore;
+        private String sslPassword;
 
         private Builder() {
+        }
+
+        /**
+         * Adds an SSL client listener ({@value EmbeddedKafkaCluster#SSL_LISTENER}) on every broker, serving the
+         * certificate of the PKCS12 key store at {@code keystoreLocation} (store and key password {@code password}),
+         * and makes {@link #bootstrapServers()} return it. Clients need {@code security.protocol=SSL} and a trust store
+         * holding that certificate. Not combinable with SASL or a fixed port.
+         */
+        public Builder sslListener(String keystoreLocation, String password) {
+            this.sslKeystore = keystoreLocation;
+            this.sslPassword = password;
+            return this;
         }
 
         /** Number of brokers (default 1); 1 = combined broker+controller node, more = brokers + 1 controller. */
@@ -466,6 +481,9 @@ public final class EmbeddedKafkaCluster implements KafkaService {
          * {@code auto.create.topics.enable=true}.
          */
         public EmbeddedKafkaCluster start() {
+            if (sslKeystore != null && (fixedPort != null || !saslUsers.isEmpty())) {
+                throw new IllegalStateException("sslListener cannot be combined with SASL or a fixed port");
+            }
             if (fixedPort != null && brokers != 1) {
                 throw new IllegalStateException(
                         "fixedPort is only supported with a single broker (brokers=" + brokers + ")");
@@ -475,8 +493,9 @@ public final class EmbeddedKafkaCluster implements KafkaService {
             KafkaClusterTestKit kit = null;
             try {
                 boolean sasl = !saslUsers.isEmpty();
+                boolean ssl = sslKeystore != null;
                 List<Integer> saslPorts = new ArrayList<>();
-                if (sasl) {
+                if (sasl || ssl) {
                     for (int i = 0; i < brokers; i++) {
                         saslPorts.add(i == 0 && fixedPort != null ? fixedPort : freePort());
                     }
@@ -492,17 +511,20 @@ public final class EmbeddedKafkaCluster implements KafkaService {
                         .setCombined(brokers == 1)
                         .setNumBrokerNodes(brokers)
                         .setNumControllerNodes(1);
-                if (sasl) {
+                if (sasl || ssl) {
                     // the per-broker listener lists name the kit's listeners, so fix their names up front
                     nb.setBrokerListenerName(new ListenerName(BROKER_LISTENER))
                             .setControllerListenerName(new ListenerName(CONTROLLER_LISTENER))
-                            .setPerServerProperties(saslListenerPerBroker(brokers, saslPorts));
+                            .setPerServerProperties(clientListenerPerBroker(brokers, saslPorts,
+                                    ssl ? SSL_LISTENER : SASL_LISTENER));
                 }
                 TestKitNodes nodes = nb.build();
                 KafkaClusterTestKit.Builder kb = new KafkaClusterTestKit.Builder(nodes);
                 Map<String, String> props = defaults(brokers);
                 if (sasl) {
                     props.putAll(saslListenerConfig(nodes, mechanisms));
+                } else if (ssl) {
+                    props.putAll(sslListenerConfig(nodes));
                 } else if (fixedPort != null) {
                     props.putAll(fixedPortListeners(nodes, fixedPort));
                 }
@@ -599,12 +621,13 @@ public final class EmbeddedKafkaCluster implements KafkaService {
          * Per broker node: the kit's own listeners on pre-bound random ports (broker, plus controller on the combined
          * node) and the SASL client listener on its own port, kept across restarts.
          */
-        private static Map<Integer, Map<String, String>> saslListenerPerBroker(int brokers, List<Integer> ports) {
+        private static Map<Integer, Map<String, String>> clientListenerPerBroker(int brokers, List<Integer> ports,
+                                                                                 String clientListener) {
             Map<Integer, Map<String, String>> perServer = new LinkedHashMap<>();
             for (int id = 0; id < brokers; id++) {
                 String listeners = BROKER_LISTENER + "://localhost:0"
                                    + (brokers == 1 ? "," + CONTROLLER_LISTENER + "://localhost:0" : "")
-                                   + "," + SASL_LISTENER + "://localhost:" + ports.get(id);
+                                   + "," + clientListener + "://localhost:" + ports.get(id);
                 perServer.put(id, Map.of("listeners", listeners));
             }
             return perServer;
@@ -638,6 +661,22 @@ public final class EmbeddedKafkaCluster implements KafkaService {
                             "org.apache.kafka.common.security.scram.ScramLoginModule required;");
                 }
             }
+            return p;
+        }
+
+        /** The SSL client listener's protocol and key store. */
+        private Map<String, String> sslListenerConfig(TestKitNodes nodes) {
+            String prefix = "listener.name." + SSL_LISTENER.toLowerCase(Locale.ROOT) + ".";
+            Map<String, String> p = new LinkedHashMap<>();
+            p.put("listener.security.protocol.map", nodes.brokerListenerName().value() + ":"
+                                                    + nodes.brokerListenerProtocol().name + ","
+                                                    + nodes.controllerListenerName().value() + ":"
+                                                    + nodes.controllerListenerProtocol().name + "," + SSL_LISTENER
+                                                    + ":SSL");
+            p.put(prefix + "ssl.keystore.location", sslKeystore);
+            p.put(prefix + "ssl.keystore.password", sslPassword);
+            p.put(prefix + "ssl.key.password", sslPassword);
+            p.put(prefix + "ssl.keystore.type", "PKCS12");
             return p;
         }
 

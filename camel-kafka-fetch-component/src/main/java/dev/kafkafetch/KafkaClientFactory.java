@@ -1,0 +1,38 @@
+package dev.kafkafetch;
+
+import java.util.Properties;
+
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
+
+/**
+ * Creates the Kafka clients of a kafka-fetch route, as camel-kafka's {@code KafkaClientFactory} does: every fetch
+ * task's consumer (again after each reconnect) and the dead-letter producer. Set it on the component (it is autowired
+ * from the registry when exactly one bean of this type exists) or on an endpoint, to wrap or instrument the clients.
+ * <p>
+ * The properties given are final: the consumer's read raw bytes and never auto-commit, and the fetch task alone uses
+ * the consumer it gets (DESIGN §4.1); a factory must return a new client per call and must not use it itself.
+ */
+public interface KafkaClientFactory {
+
+    /** A new consumer of raw bytes for one fetch task. */
+    Consumer<byte[], byte[]> getConsumer(Properties properties);
+
+    /** A new producer of raw bytes for the dead-letter topic. */
+    Producer<byte[], byte[]> getProducer(Properties properties);
+
+    /** The plain Kafka clients. */
+    KafkaClientFactory DEFAULT = new KafkaClientFactory() {
+        @Override
+        public Consumer<byte[], byte[]> getConsumer(Properties properties) {
+            return new KafkaConsumer<>(properties);
+        }
+
+        @Override
+        public Producer<byte[], byte[]> getProducer(Properties properties) {
+            return new KafkaProducer<>(properties);
+        }
+    };
+}
