@@ -68,15 +68,14 @@ final class SeekBacks {
      * and the group are not touched; nothing is committed here.
      */
     void seekBack(List<WorkItem> failed) {
-        // what the dispatcher dropped because its partition waits for a seek back goes back with it
+        // what the dispatcher dropped because one of its partitions waits for a seek back: that partition is parked
+        // (its own seek back is asked for below), and a batch's other partitions are sought back to it too
+        Map<PartitionState, Long> targets = new HashMap<>();
         for (WorkItem dropped : dispatcher.cancel(i -> false)) {
             for (WorkItem r : dropped.records()) {
-                if (!r.partitionState().isRetired()) {
-                    parked.merge(r.partitionState(), r.offset(), Math::min);
-                }
+                dropTo(targets, r);
             }
         }
-        Map<PartitionState, Long> targets = new HashMap<>();
         Set<PartitionState> asked = new HashSet<>();
         for (WorkItem item : failed) {
             metrics.redelivering();

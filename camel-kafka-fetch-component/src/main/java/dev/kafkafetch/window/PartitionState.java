@@ -29,6 +29,7 @@ public final class PartitionState {
     private long delayedUntilMs;
     private volatile boolean retired;
     private volatile boolean breakPending;
+    private volatile boolean dropPending;
     private final AtomicInteger deadLettersPending = new AtomicInteger();
 
     /** @param committed the group's committed offset when the partition was assigned, or -1 when unknown */
@@ -91,6 +92,7 @@ public final class PartitionState {
     public void rewind(long offset) {
         window.truncateFrom(offset);
         breakPending = false;
+        dropPending = false;
     }
 
     /** The record at {@code offset} failed and will be polled again as delivery {@code nextAttempt}. */
@@ -111,6 +113,19 @@ public final class PartitionState {
 
     public boolean isBreakPending() {
         return breakPending;
+    }
+
+    /**
+     * Any thread: the dispatcher dropped one of its records (it shared a batch with a partition waiting for a seek
+     * back): nothing of it may start until the fetch thread sought it back to that record.
+     */
+    public void markDropPending() {
+        dropPending = true;
+    }
+
+    /** True while a seek back is asked for or a dropped record waits for one: no record of it may start. */
+    public boolean isBlocked() {
+        return breakPending || dropPending || retired;
     }
 
     /** Paused until then (epoch ms): its next record is a retry letter that is not due yet; 0 when not delayed. */
