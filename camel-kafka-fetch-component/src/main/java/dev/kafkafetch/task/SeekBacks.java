@@ -80,14 +80,16 @@ final class SeekBacks {
         for (WorkItem item : failed) {
             metrics.redelivering();
             Map<PartitionState, Long> firsts = new HashMap<>();
+            Map<PartitionState, Long> lasts = new HashMap<>();
             for (WorkItem r : item.records()) {
                 asked.add(r.partitionState());
                 if (r.partitionState().holdsUnfinished(r.seq(), r.generation())) {
                     firsts.merge(r.partitionState(), r.offset(), Math::min);
+                    lasts.merge(r.partitionState(), r.offset(), Math::max);
                 }
             }
             firsts.forEach((state, offset) -> {
-                state.redeliver(offset, item.attempt() + 1);
+                state.redeliver(offset, lasts.get(state), item.attempt() + 1);
                 targets.merge(state, offset, Math::min);
                 LOG.warn("Fetch task {}: {} failed (delivery attempt {}{}); seeking {} back to offset {}", taskName,
                         item,

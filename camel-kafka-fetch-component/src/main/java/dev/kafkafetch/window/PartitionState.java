@@ -25,6 +25,7 @@ public final class PartitionState {
     private int finishedHeldAtCommit;
     private long manualTarget = -1;
     private long redeliveryOffset = -1;
+    private long redeliveryUntil = -1;
     private int redeliveryAttempt;
     private long delayedUntilMs;
     private volatile boolean retired;
@@ -85,7 +86,7 @@ public final class PartitionState {
 
     /** How often the record at {@code offset} has been delivered so far by this task, plus one. */
     public int attemptFor(long offset) {
-        return offset == redeliveryOffset ? redeliveryAttempt : 1;
+        return offset >= redeliveryOffset && offset <= redeliveryUntil ? redeliveryAttempt : 1;
     }
 
     /** Seeks back: drops every held record from {@code offset} on (they will be polled again); records may start. */
@@ -95,9 +96,13 @@ public final class PartitionState {
         dropPending = false;
     }
 
-    /** The record at {@code offset} failed and will be polled again as delivery {@code nextAttempt}. */
-    public void redeliver(long offset, int nextAttempt) {
+    /**
+     * The records from {@code offset} to {@code until} (a failed record, or a failed batch's records of this partition)
+     * will be polled again as delivery {@code nextAttempt}.
+     */
+    public void redeliver(long offset, long until, int nextAttempt) {
         redeliveryOffset = offset;
+        redeliveryUntil = until;
         redeliveryAttempt = nextAttempt;
     }
 
