@@ -1,13 +1,9 @@
 package dev.kafkafetch.share;
 
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Properties;
-import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
@@ -29,12 +25,8 @@ import dev.kafkafetch.metrics.TaskSnapshot;
 import dev.kafkafetch.task.TaskState;
 import org.apache.camel.spi.ExceptionHandler;
 import org.apache.kafka.clients.consumer.AcknowledgeType;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.ShareConsumer;
-import org.apache.kafka.common.KafkaException;
-import org.apache.kafka.common.TopicIdPartition;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.slf4j.Logger;
@@ -47,7 +39,7 @@ import org.slf4j.LoggerFactory;
  * <p>
  * The loop: poll while the task holds nothing; run what was acquired through the {@link Dispatcher} (up to
  * {@code maxConcurrency} at once, UNORDERED or by KEY); acknowledge each record as its outcome is decided
- * ({@link ShareOutcomes}); poll again once every record of the last poll is acknowledged. A share consumer may not
+ * ({@link ShareOutcomes}, {@link ShareIntake}); poll again once every record of the last poll is acknowledged. A share consumer may not
  * poll before that, so while records run the fetch thread waits for their outcomes, never for the route itself, and
  * before half an acquisition lock has passed it renews every record still held (RENEW, a synchronous acknowledgement
  * commit, then a zero-time poll that hands them back), so no other member gets them meanwhile and the consumer polls
@@ -61,17 +53,13 @@ import org.slf4j.LoggerFactory;
 public final class ShareFetchTask implements Runnable {
 
     private static final Logger LOG = LoggerFactory.getLogger(ShareFetchTask.class);
-    /** While records run: the longest wait for an outcome before the snapshot is published again. */
-    private static final long SNAPSHOT_EVERY_MS = 500;
     /** Poll timeout while renewed records have not been handed back yet. */
     private static final long RENEWING_POLL_MS = 50;
-    private static final int DEFAULT_LOCK_MS = 30_000;
 
     private final ShareSettings settings;
     private final String threadName;
     private final Function<Properties, ShareConsumer<byte[], byte[]>> consumerFactory;
     private final Function<Class<?>, Deserializer<?>> deserializers;
-    private final long maxPollIntervalMs;
 
     private final AtomicReference<TaskState> state = new AtomicReference<>(TaskState.CONNECTING);
     private final CountDownLatch stopSignal = new CountDownLatch(1);
@@ -90,11 +78,9 @@ public final class ShareFetchTask implements Runnable {
     private final PollErrorHandler pollErrors;
     /** Share groups commit no offsets: the snapshot's commit counters stay at zero. */
     private final CommitManager noOffsetCommits = new CommitManager(1, 1, false);
+    private final ShareIntake intake;
     // confined to the fetch thread
-    private final List<WorkItem> decided = new ArrayList<>();
     private ShareDecoder decoder;
-    private long renewAtMs = Long.MAX_VALUE;
-    private long lockMs = DEFAULT_LOCK_MS;
 
     /**
      * @param deserializers creates a deserializer of the given class
@@ -110,7 +96,6 @@ public final class ShareFetchTask implements Runnable {
         this.threadName = threadName;
         this.consumerFactory = consumerFactory;
         this.deserializers = deserializers;
-        this.maxPollIntervalMs = Long.parseLong(settings.properties().getProperty("max.poll.interval.ms", "300000"));
         this.metrics = new TaskMetrics(threadName, settings.subscription(), settings.groupId(),
                 settings.maxInFlightRecords(), settings.maxConcurrency(), settings.masker());
         this.shareMetrics = new ShareMetrics(threadName, settings.groupId());
@@ -119,6 +104,8 @@ public final class ShareFetchTask implements Runnable {
         this.dispatcher = new Dispatcher(settings.ordering(), false, settings.maxConcurrency(),
                 settings.maxConcurrency(), workers, processor, outcomes);
         this.held = new HeldRecords((record, type) -> client.acknowledge(record, type), shareMetrics);
+        this.intake = new ShareIntake(threadName, settings, held, dispatcher, outcomes, completions, metrics,
+                shareMetrics);
         this.pollErrors = new PollErrorHandler(threadName, settings.subscription(), pollExceptionStrategy,
                 exceptionHandler, metrics);
         this.snapshot = TaskSnapshot.initial(threadName, TaskState.CONNECTING.name(), settings.subscription(),
@@ -210,8 +197,9 @@ public final class ShareFetchTask implements Runnable {
                             deserializers.apply(settings.valueDeserializer()), config);
                     ShareClient c = new ShareClient(consumerFactory.apply(settings.properties()),
                             settings.properties().getProperty("client.id"));
-                    c.setAcknowledgementCommitCallback(this::acknowledgementsCommitted);
+                    c.setAcknowledgementCommitCallback(intake::acknowledgementsCommitted);
                     client = c;
+                    intake.attach(c, decoder);
                     dispatcher.hold(false);
                 })) {
             return false;
@@ -277,9 +265,9 @@ public final class ShareFetchTask implements Runnable {
         while (!stopRequested) {
             long now = System.currentTimeMillis();
             if (held.inClient() > 0) {
-                awaitOutcomes(now, renewAtMs);
-                if (held.inClient() > 0 && System.currentTimeMillis() >= renewAtMs) {
-                    renew();
+                intake.awaitOutcomes(now, intake.renewAtMs());
+                if (held.inClient() > 0 && System.currentTimeMillis() >= intake.renewAtMs()) {
+                    intake.renew(false);
                 }
             } else {
                 long timeout = held.renewing() > 0 ? RENEWING_POLL_MS : settings.pollTimeoutMs();
@@ -300,105 +288,11 @@ public final class ShareFetchTask implements Runnable {
                     continue;
                 }
                 metrics.polled(System.currentTimeMillis(), records.count());
-                take(records, now);
+                intake.take(records, now, stopRequested);
             }
             publishSnapshot(System.currentTimeMillis());
         }
         return false;
-    }
-
-    /** What a poll returned: renewed records are back in the client; new ones are decoded and dispatched. */
-    private void take(ConsumerRecords<byte[], byte[]> records, long acquiredAtMs) {
-        if (records.isEmpty()) {
-            return;
-        }
-        lockMs = client.acquisitionLockTimeoutMs().orElse(DEFAULT_LOCK_MS);
-        shareMetrics.lockDuration(lockMs);
-        List<WorkItem> toRoute = new ArrayList<>();
-        for (ConsumerRecord<byte[], byte[]> record : records) {
-            if (held.returned(record)) {
-                continue;
-            }
-            // a new acquisition: the task held nothing in the client when it polled, so all start their lock now
-            renewAtMs = acquiredAtMs + renewInterval();
-            WorkItem item = decoder.decode(record);
-            held.add(record, item);
-            shareMetrics.acquired(item.attempt());
-            if (stopRequested) {
-                held.decided(item, AcknowledgeType.RELEASE); // acquired while stopping: never started
-            } else if (item.decodeError() != null) {
-                item.fail("deserialization", item.decodeError());
-                outcomes.failedForGood(item); // never routed
-            } else {
-                toRoute.add(item);
-            }
-        }
-        dispatcher.submitAll(toRoute);
-    }
-
-    /** Half the acquisition lock (or of max.poll.interval.ms, if shorter): when held records are renewed. */
-    private long renewInterval() {
-        return Math.max(1, Math.min(lockMs, maxPollIntervalMs) / 2);
-    }
-
-    /** Waits for outcomes until {@code untilMs} (at most a snapshot period), and acknowledges them. */
-    private void awaitOutcomes(long nowMs, long untilMs) throws InterruptedException {
-        completions.await(Math.max(0, Math.min(untilMs, nowMs + SNAPSHOT_EVERY_MS) - nowMs), decided);
-        for (WorkItem item : decided) {
-            AcknowledgeType type = ShareOutcomes.acknowledgeTypeOf(item);
-            held.decided(item, type);
-            if (type == AcknowledgeType.RELEASE) {
-                metrics.redelivering();
-            } else {
-                metrics.finished(item.failure() != null, item.deadLettered(), false);
-            }
-        }
-        decided.clear();
-        metrics.markRate(System.currentTimeMillis());
-    }
-
-    /**
-     * Renews the lock of every record still held: RENEW, a synchronous commit of the acknowledgements, then a
-     * zero-time poll, which hands the renewed records back without fetching new ones.
-     */
-    private void renew() {
-        long start = System.currentTimeMillis();
-        int renewing = held.renewAll();
-        renewAtMs = start + renewInterval();
-        if (renewing == 0) {
-            return;
-        }
-        Set<TopicPartition> failed = new HashSet<>();
-        try {
-            for (Map.Entry<TopicIdPartition, Optional<KafkaException>> e : client
-                    .commitSync(settings.commitTimeoutMs()).entrySet()) {
-                if (e.getValue().isPresent()) {
-                    failed.add(e.getKey().topicPartition());
-                    metrics.error("renewing the acquisition locks of " + e.getKey() + " failed: " + e.getValue().get());
-                }
-            }
-        } catch (RuntimeException e) {
-            metrics.error(e);
-            LOG.warn("Share fetch task {}: renewing the acquisition locks of {} records failed: {}", threadName,
-                    renewing, e.toString());
-        }
-        held.renewalsFailed(failed);
-        shareMetrics.renewed(renewing);
-        try {
-            take(client.poll(0), start);
-        } catch (WakeupException e) {
-            // a stop request: the renewed records come back with the next poll
-        }
-    }
-
-    /** The broker answered acknowledgements (fetch thread, inside poll, commitSync or close). */
-    private void acknowledgementsCommitted(Map<TopicIdPartition, Set<Long>> offsets, Exception exception) {
-        if (exception != null) {
-            int n = offsets.values().stream().mapToInt(Set::size).sum();
-            shareMetrics.acknowledgementsFailed(n);
-            metrics.error("the broker refused the acknowledgements of " + n + " records of " + offsets.keySet()
-                          + ": " + exception);
-        }
     }
 
     // ---- closing ----
@@ -422,12 +316,12 @@ public final class ShareFetchTask implements Runnable {
             while (held.inClient() + held.renewing() > 0 && System.currentTimeMillis() < deadline) {
                 long now = System.currentTimeMillis();
                 if (held.inClient() > 0) {
-                    awaitOutcomes(now, Math.min(renewAtMs, deadline));
-                    if (held.inClient() > 0 && System.currentTimeMillis() >= renewAtMs) {
-                        renew();
+                    intake.awaitOutcomes(now, Math.min(intake.renewAtMs(), deadline));
+                    if (held.inClient() > 0 && System.currentTimeMillis() >= intake.renewAtMs()) {
+                        intake.renew(true);
                     }
                 } else {
-                    take(c.poll(RENEWING_POLL_MS), now);
+                    intake.take(c.poll(RENEWING_POLL_MS), now, true);
                 }
                 publishSnapshot(System.currentTimeMillis());
             }
@@ -447,11 +341,11 @@ public final class ShareFetchTask implements Runnable {
         c.close(Math.min(settings.commitTimeoutMs(), 5000));
         held.clear();
         client = null;
+        intake.attach(null, null);
         if (decoder != null) {
             decoder.close();
             decoder = null;
         }
-        renewAtMs = Long.MAX_VALUE;
         publishSnapshot(System.currentTimeMillis());
         if (interrupted) {
             Thread.currentThread().interrupt();

@@ -13,6 +13,9 @@ import dev.kafkafetch.metrics.ShareSnapshot;
 import dev.kafkafetch.testinfra.KafkaTestSupport;
 import org.apache.camel.CamelContext;
 import org.apache.camel.builder.RouteBuilder;
+import org.apache.camel.health.HealthCheck;
+import org.apache.camel.health.HealthCheckHelper;
+import org.apache.camel.health.HealthCheckRegistry;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 
@@ -24,7 +27,7 @@ import static org.awaitility.Awaitility.await;
  * (delivery counts 1, 2, 3, possibly by different members) and then accepted; one that always fails is routed
  * {@code maxDeliveryAttempts} times and then lands in the dead-letter topic with its delivery count; a record that
  * cannot be deserialized is never routed and is dead-lettered. Without a dead-letter topic both are rejected: never
- * delivered again. Every other record is routed once.
+ * delivered again. Every other record is routed once. The health checks are UP and show each task's share counters.
  */
 class ShareRedeliveryIT extends ShareITSupport {
 
@@ -82,6 +85,23 @@ class ShareRedeliveryIT extends ShareITSupport {
         assertThat(sum(shares, ShareSnapshot::released)).isEqualTo(2 + 3);
         assertThat(sum(shares, ShareSnapshot::rejected)).isZero();
         assertThat(sum(shares, ShareSnapshot::accepted)).isEqualTo(produced.size() + 1);
+
+        // the health checks show the share tasks and their counters
+        HealthCheck.Result[] readiness = new HealthCheck.Result[1];
+        await().atMost(Duration.ofSeconds(20)).until(() -> {
+            readiness[0] = HealthCheckHelper.invokeReadiness(context).stream()
+                    .filter(r -> r.getCheck().getId().equals("consumer:share")).findFirst().orElse(null);
+            return readiness[0] != null && readiness[0].getState() == HealthCheck.State.UP;
+        });
+        HealthCheck.Result liveness = HealthCheckHelper.invokeLiveness(context).stream()
+                .filter(r -> r.getCheck().getId().equals("consumer:kafka-fetch-share")).findFirst().orElseThrow();
+        assertThat(liveness.getState()).isEqualTo(HealthCheck.State.UP);
+        assertThat(readiness[0].getDetails()).containsEntry("group.id", group).containsEntry("task.0.state", "RUNNING")
+                .containsEntry("task.1.state", "RUNNING").containsKeys("task.0.share.accepted", "task.1.share.released",
+                        "task.0.share.renewed", "task.0.share.delivery.counts", "task.1.share.held");
+        long acceptedInDetails = (long) readiness[0].getDetails().get("task.0.share.accepted")
+                                 + (long) readiness[0].getDetails().get("task.1.share.accepted");
+        assertThat(acceptedInDetails).isEqualTo(produced.size() + 1);
     }
 
     @Test
@@ -112,6 +132,16 @@ class ShareRedeliveryIT extends ShareITSupport {
         assertThat(sum(shares, ShareSnapshot::accepted)).isEqualTo(produced.size() - 2);
     }
 
+    /** A context with Camel's consumers health-check repository, as camel-main's camel.health.* options set it up. */
+    @Override
+    protected CamelContext newContext() {
+        CamelContext context = super.newContext();
+        HealthCheckRegistry registry = HealthCheckRegistry.get(context);
+        registry.register(registry.resolveById("consumers"));
+        registry.setExposureLevel("full");
+        return context;
+    }
+
     /** 40 plain ids, the two failing ones, and one value the deserializer refuses (not in the returned ids). */
     private static List<String> produce(String topic) {
         List<String> ids = new ArrayList<>();
@@ -133,7 +163,7 @@ class ShareRedeliveryIT extends ShareITSupport {
         return new RouteBuilder() {
             @Override
             public void configure() {
-                from(uri).process(recorder).process(exchange -> {
+                from(uri).routeId("share").process(recorder).process(exchange -> {
                     String id = exchange.getMessage().getBody(String.class);
                     int delivery = exchange.getMessage().getHeader(KafkaFetchShareConstants.DELIVERY_COUNT,
                             Integer.class);
