@@ -173,6 +173,10 @@ public final class ShareFetchTask implements Runnable {
                     break;
                 }
             }
+        } catch (InterruptedException e) {
+            // a forced shutdown: still acknowledge what finished and close (below)
+            LOG.warn("Share fetch task {} interrupted; it acknowledges what finished and closes", threadName);
+            Thread.currentThread().interrupt();
         } catch (Throwable t) {
             metrics.error(t);
             LOG.error("Share fetch task {} failed and terminates: {}", threadName, t.toString(), t);

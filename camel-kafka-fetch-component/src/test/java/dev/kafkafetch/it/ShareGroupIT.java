@@ -2,6 +2,8 @@ package dev.kafkafetch.it;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -19,7 +21,8 @@ import static org.awaitility.Awaitility.await;
 /**
  * One partition, four share-group members in one route, a 10 ms route: every record is routed exactly once (lost 0,
  * no duplicate), several members work the same partition at the same time (measured from their snapshots), every
- * record is accepted, and each exchange carries the record's headers and its delivery count.
+ * record is accepted, and each exchange carries the record's headers and its delivery count. With ordering=KEY, one
+ * member never runs two records of one key at the same time, while records of different keys run in parallel.
  */
 class ShareGroupIT extends ShareITSupport {
 
@@ -81,5 +84,38 @@ class ShareGroupIT extends ShareITSupport {
                 .containsEntry(KafkaFetchShareConstants.GROUP_ID, group)
                 .containsKeys(KafkaFetchShareConstants.KEY, KafkaFetchShareConstants.OFFSET,
                         KafkaFetchShareConstants.TIMESTAMP, KafkaFetchShareConstants.HEADERS);
+    }
+
+    @Test
+    void keyOrderingAmongTheRecordsOfOneMember() throws Exception {
+        String topic = KafkaTestSupport.uniqueName("share-key");
+        String group = KafkaTestSupport.uniqueName("sg");
+        kafka.createTopic(topic, 1);
+        prepareGroup(group, 0);
+        List<String> produced = kafka.produceIds(topic, 400, "k", 8);
+        Map<String, AtomicInteger> inRoutePerKey = new ConcurrentHashMap<>();
+        AtomicInteger maxSameKeyAtOnce = new AtomicInteger();
+        Recorder recorder = new Recorder();
+        startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from(shareUri(topic, group, "ordering=KEY&maxConcurrency=8&maxPollRecords=50"))
+                        .process(recorder.measuring(exchange -> {
+                            String key = exchange.getMessage().getHeader(KafkaFetchShareConstants.KEY, String.class);
+                            AtomicInteger n = inRoutePerKey.computeIfAbsent(key, k -> new AtomicInteger());
+                            maxSameKeyAtOnce.accumulateAndGet(n.incrementAndGet(), Math::max);
+                            try {
+                                Thread.sleep(5);
+                            } finally {
+                                n.decrementAndGet();
+                            }
+                        })).process(recorder);
+            }
+        });
+        awaitCount(recorder, produced.size(), Duration.ofSeconds(60));
+        assertThat(recorder.lost(produced)).isEmpty();
+        assertThat(recorder.duplicates()).isEmpty();
+        assertThat(maxSameKeyAtOnce.get()).as("records of one key in the route at once").isEqualTo(1);
+        assertThat(recorder.maxConcurrent()).as("records of different keys in the route at once").isGreaterThan(1);
     }
 }
