@@ -15,8 +15,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Two member JVMs of one share group on one partition; one is killed with SIGKILL mid-stream (no acknowledgement, no
- * leave): the records it had acquired come back to the group when their lock (5 s) runs out and the other member
- * processes them; lost = 0, and duplicates are bounded by what the killed member held (its finished records whose
+ * leave): the records it had acquired come back to the group when their lock (5 s here) runs out or its session ends,
+ * and the other member processes them; lost = 0, and duplicates are bounded by what the killed member held (its finished records whose
  * acknowledgement it had not sent yet).
  */
 class ShareCrashIT extends ShareITSupport {
