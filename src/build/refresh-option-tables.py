@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Refreshes the option and header tables of kafka-fetch-component.adoc from the generated component JSON.
+"""Refreshes the option and header tables of kafka-fetch-component.adoc and kafka-fetch-share-component.adoc from the
+generated component JSON.
 
 Run after `mvn process-classes` in camel-kafka-fetch-component, from the repository root:
     python3 src/build/refresh-option-tables.py
@@ -9,8 +10,6 @@ import re
 import pathlib
 
 root = pathlib.Path(__file__).resolve().parents[2] / "camel-kafka-fetch-component"
-spec = json.loads((root / "src/generated/resources/META-INF/dev/kafkafetch/kafka-fetch.json").read_text())
-doc_path = root / "src/main/docs/kafka-fetch-component.adoc"
 
 
 def cell(value):
@@ -42,9 +41,13 @@ def replace_table(text, title, header_line, rows):
     return new
 
 
-text = doc_path.read_text()
-text = replace_table(text, "Component options", "| Name | Description | Default | Type", option_rows(spec["componentProperties"]))
-text = replace_table(text, "Endpoint options", "| Name | Description | Default | Type", option_rows(spec["properties"]))
-text = replace_table(text, "Message headers", "| Name | Description | Type", header_rows(spec["headers"]))
-doc_path.write_text(text)
-print(f"refreshed {doc_path}")
+for scheme in ("kafka-fetch", "kafka-fetch-share"):
+    spec = json.loads((root / f"src/generated/resources/META-INF/dev/kafkafetch/{scheme}.json").read_text())
+    doc_path = root / f"src/main/docs/{scheme}-component.adoc"
+    text = doc_path.read_text()
+    text = replace_table(text, "Component options", "| Name | Description | Default | Type",
+                         option_rows(spec["componentProperties"]))
+    text = replace_table(text, "Endpoint options", "| Name | Description | Default | Type", option_rows(spec["properties"]))
+    text = replace_table(text, "Message headers", "| Name | Description | Type", header_rows(spec["headers"]))
+    doc_path.write_text(text)
+    print(f"refreshed {doc_path}")

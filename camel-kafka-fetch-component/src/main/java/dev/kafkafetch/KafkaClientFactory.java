@@ -4,6 +4,8 @@ import java.util.Properties;
 
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.KafkaShareConsumer;
+import org.apache.kafka.clients.consumer.ShareConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 
@@ -22,6 +24,14 @@ public interface KafkaClientFactory {
 
     /** A new producer of raw bytes for the dead-letter topic. */
     Producer<byte[], byte[]> getProducer(Properties properties);
+
+    /**
+     * A new share consumer of raw bytes for one {@code kafka-fetch-share} fetch task (explicit acknowledgement). By
+     * default the plain {@link KafkaShareConsumer}.
+     */
+    default ShareConsumer<byte[], byte[]> getShareConsumer(Properties properties) {
+        return new KafkaShareConsumer<>(properties);
+    }
 
     /** The plain Kafka clients. */
     KafkaClientFactory DEFAULT = new KafkaClientFactory() {

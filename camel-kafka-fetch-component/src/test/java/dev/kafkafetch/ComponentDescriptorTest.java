@@ -11,9 +11,10 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The jar describes itself as Camel's component jars do, so catalog tools and Camel JBang find {@code kafka-fetch}:
- * {@code META-INF/services/org/apache/camel/component.properties} names the component and the project's coordinates,
- * and the component is resolved by its scheme alone.
+ * The jar describes itself as Camel's component jars do, so catalog tools and Camel JBang find {@code kafka-fetch} and
+ * {@code kafka-fetch-share}:
+ * {@code META-INF/services/org/apache/camel/component.properties} names the components and the project's coordinates,
+ * and each component is resolved by its scheme alone.
  */
 class ComponentDescriptorTest {
 
@@ -25,7 +26,7 @@ class ComponentDescriptorTest {
             assertThat(in).isNotNull();
             p.load(in);
         }
-        assertThat(p.getProperty("components")).isEqualTo("kafka-fetch");
+        assertThat(p.getProperty("components")).isEqualTo("kafka-fetch kafka-fetch-share");
         assertThat(p.getProperty("groupId")).isEqualTo("dev.kafkafetch");
         assertThat(p.getProperty("artifactId")).isEqualTo("camel-kafka-fetch-component");
         assertThat(p.getProperty("version")).isNotBlank().doesNotContain("${");
@@ -35,6 +36,7 @@ class ComponentDescriptorTest {
     void theSchemeAloneResolvesTheComponent() throws Exception {
         try (CamelContext context = new DefaultCamelContext()) {
             assertThat(context.getComponent("kafka-fetch")).isInstanceOf(KafkaFetchComponent.class);
+            assertThat(context.getComponent("kafka-fetch-share")).isInstanceOf(KafkaFetchShareComponent.class);
         }
     }
 }

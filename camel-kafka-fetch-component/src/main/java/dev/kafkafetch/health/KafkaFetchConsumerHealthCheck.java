@@ -53,6 +53,7 @@ public class KafkaFetchConsumerHealthCheck extends AbstractHealthCheck {
     private final HealthSettings settings;
     private final Supplier<List<TaskSnapshot>> tasks;
     private final Function<String, ClientReachability> live;
+    private volatile Function<String, Map<String, Object>> taskDetails = name -> Map.of();
 
     /** The consumer checks reachability from a snapshot only (each bound widened by pollTimeoutMs). */
     public KafkaFetchConsumerHealthCheck(String routeId, Kind kind, HealthSettings settings,
@@ -74,6 +75,14 @@ public class KafkaFetchConsumerHealthCheck extends AbstractHealthCheck {
         this.settings = settings;
         this.tasks = tasks;
         this.live = live;
+    }
+
+    /**
+     * Extra details of each task, by its thread name, shown as {@code task.<i>.<key>} (the share-group counters of a
+     * kafka-fetch-share task); they never change the result.
+     */
+    public void setTaskDetails(Function<String, Map<String, Object>> taskDetails) {
+        this.taskDetails = taskDetails;
     }
 
     @Override
@@ -143,6 +152,7 @@ public class KafkaFetchConsumerHealthCheck extends AbstractHealthCheck {
             if (lastError != null) {
                 builder.detail(prefix + "last.error", lastError);
             }
+            taskDetails.apply(name).forEach((key, value) -> builder.detail(prefix + key, value));
 
             if (liveness) {
                 String problem = livenessProblem(state, snap, now, maxPollInterval);

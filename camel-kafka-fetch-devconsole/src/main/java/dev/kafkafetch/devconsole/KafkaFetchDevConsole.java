@@ -7,7 +7,9 @@ import java.util.Locale;
 import java.util.Map;
 
 import dev.kafkafetch.KafkaFetchConsumer;
+import dev.kafkafetch.KafkaFetchShareConsumer;
 import dev.kafkafetch.metrics.PartitionSnapshot;
+import dev.kafkafetch.metrics.ShareSnapshot;
 import dev.kafkafetch.metrics.TaskSnapshot;
 import org.apache.camel.Consumer;
 import org.apache.camel.Route;
@@ -23,7 +25,9 @@ import org.apache.camel.util.json.JsonObject;
 /**
  * The {@code kafka-fetch} dev console: one section per {@code kafka-fetch} route, one per fetch task (state, group
  * membership, counters, rates, window usage, last error) and one line per assigned partition (position, committed
- * offset, end offset, lag, in-flight, paused and why).
+ * offset, end offset, lag, in-flight, paused and why). {@code kafka-fetch-share} routes are listed too: their tasks
+ * have no partitions but a share-group line (records held, acquired, accepted, released, rejected, renewed, delivery
+ * counts).
  * <p>
  * Guarantees: it only reads the immutable {@link TaskSnapshot}s the fetch threads publish, so a call never blocks,
  * never touches a KafkaConsumer and shares no lock with a fetch thread; the endpoint URI is shown with its secrets
@@ -51,8 +55,16 @@ public class KafkaFetchDevConsole extends AbstractDevConsole {
 
     // ---- collecting (shared by both media types) ----
 
-    /** One kafka-fetch route and the snapshots of its tasks, taken once per call. */
-    private record RouteView(String routeId, String endpointUri, String consumerStatus, List<TaskSnapshot> tasks) {
+    /**
+     * One kafka-fetch (or kafka-fetch-share) route and the snapshots of its tasks, taken once per call; {@code shares}
+     * is empty for kafka-fetch, else one per task, in the same order.
+     */
+    private record RouteView(String routeId, String scheme, String endpointUri, String consumerStatus,
+            List<TaskSnapshot> tasks, List<ShareSnapshot> shares) {
+
+        ShareSnapshot share(int task) {
+            return task < shares.size() ? shares.get(task) : null;
+        }
     }
 
     private List<RouteView> collect(Map<String, Object> options) {
@@ -60,15 +72,24 @@ public class KafkaFetchDevConsole extends AbstractDevConsole {
         List<RouteView> views = new ArrayList<>();
         for (Route route : getCamelContext().getRoutes()) {
             Consumer consumer = route.getConsumer();
-            if (!(consumer instanceof KafkaFetchConsumer kfc)) {
+            if (!(consumer instanceof KafkaFetchConsumer) && !(consumer instanceof KafkaFetchShareConsumer)) {
                 continue;
             }
             String routeId = route.getRouteId();
             if (filter != null && !filter.isBlank() && !PatternHelper.matchPattern(routeId, filter)) {
                 continue;
             }
-            String uri = URISupport.sanitizeUri(kfc.getEndpoint().getEndpointUri());
-            views.add(new RouteView(routeId, uri, kfc.getStatus().name(), kfc.taskSnapshots()));
+            if (consumer instanceof KafkaFetchConsumer kfc) {
+                String uri = URISupport.sanitizeUri(kfc.getEndpoint().getEndpointUri());
+                views.add(new RouteView(routeId, "kafka-fetch", uri, kfc.getStatus().name(), kfc.taskSnapshots(),
+                        List.of()));
+            } else if (consumer instanceof KafkaFetchShareConsumer share) {
+                // the share snapshots first: a task's share line is never older than its task line
+                List<ShareSnapshot> shares = share.shareSnapshots();
+                String uri = URISupport.sanitizeUri(share.getEndpoint().getEndpointUri());
+                views.add(new RouteView(routeId, "kafka-fetch-share", uri, share.getStatus().name(),
+                        share.taskSnapshots(), shares));
+            }
         }
         views.sort(Comparator.comparing(RouteView::routeId));
         return views;
@@ -87,8 +108,12 @@ public class KafkaFetchDevConsole extends AbstractDevConsole {
             }
             sb.append(String.format("Route: %s (%s)%n", view.routeId(), view.consumerStatus()));
             sb.append(String.format("  Endpoint: %s%n", view.endpointUri()));
-            for (TaskSnapshot t : view.tasks()) {
-                appendTask(sb, t, now, showPartitions);
+            for (int i = 0; i < view.tasks().size(); i++) {
+                ShareSnapshot share = view.share(i);
+                appendTask(sb, view.tasks().get(i), now, showPartitions && share == null);
+                if (share != null) {
+                    appendShare(sb, share);
+                }
             }
         }
         return sb.toString();
@@ -128,6 +153,17 @@ public class KafkaFetchDevConsole extends AbstractDevConsole {
         if (showPartitions) {
             appendPartitions(sb, t.partitions(), now);
         }
+    }
+
+    private static void appendShare(StringBuilder sb, ShareSnapshot s) {
+        sb.append(String.format("    Share group: held %d  acquired %d  accepted %d  released %d  rejected %d"
+                                + "  dead-lettered %d  renewed %d  locks lost %d  acknowledgements refused %d%n",
+                s.held(), s.acquired(), s.accepted(), s.released(), s.rejected(), s.deadLettered(), s.renewed(),
+                s.lockLost(), s.acknowledgementFailures()));
+        sb.append(String.format("    Deliveries: counts %s  final on delivery %d (group limit %s)  lock %s%n",
+                s.deliveryCounts(), s.maxDeliveryAttempts(),
+                s.deliveryCountLimit() < 0 ? "-" : String.valueOf(s.deliveryCountLimit()),
+                s.lockDurationMs() < 0 ? "-" : TimeUtils.printDuration(s.lockDurationMs(), true)));
     }
 
     private static void appendPartitions(StringBuilder sb, List<PartitionSnapshot> partitions, long now) {
@@ -188,15 +224,42 @@ public class KafkaFetchDevConsole extends AbstractDevConsole {
             r.put("routeId", view.routeId());
             r.put("endpointUri", view.endpointUri());
             r.put("consumerStatus", view.consumerStatus());
+            r.put("scheme", view.scheme());
             JsonArray tasks = new JsonArray();
-            for (TaskSnapshot t : view.tasks()) {
-                tasks.add(taskJson(t, now, showPartitions));
+            for (int i = 0; i < view.tasks().size(); i++) {
+                JsonObject task = taskJson(view.tasks().get(i), now, showPartitions);
+                ShareSnapshot share = view.share(i);
+                if (share != null) {
+                    task.put("share", shareJson(share));
+                }
+                tasks.add(task);
             }
             r.put("tasks", tasks);
             routes.add(r);
         }
         root.put("routes", routes);
         return root;
+    }
+
+    private static JsonObject shareJson(ShareSnapshot s) {
+        JsonObject j = new JsonObject();
+        j.put("groupId", s.groupId());
+        j.put("held", s.held());
+        j.put("acquired", s.acquired());
+        j.put("accepted", s.accepted());
+        j.put("released", s.released());
+        j.put("rejected", s.rejected());
+        j.put("deadLettered", s.deadLettered());
+        j.put("renewed", s.renewed());
+        j.put("lockLost", s.lockLost());
+        j.put("acknowledgementFailures", s.acknowledgementFailures());
+        JsonArray counts = new JsonArray();
+        counts.addAll(s.deliveryCounts());
+        j.put("deliveryCounts", counts);
+        j.put("maxDeliveryAttempts", s.maxDeliveryAttempts());
+        j.put("deliveryCountLimit", s.deliveryCountLimit());
+        j.put("lockDurationMs", s.lockDurationMs());
+        return j;
     }
 
     private static JsonObject taskJson(TaskSnapshot t, long now, boolean showPartitions) {

@@ -611,6 +611,9 @@ public final class EmbeddedKafkaCluster implements KafkaService {
             p.put("group.share.session.timeout.ms", "10000");
             p.put("group.share.min.heartbeat.interval.ms", "500");
             p.put("group.share.heartbeat.interval.ms", "1000");
+            // a group may lower its acquisition lock (share.record.lock.duration.ms) to 1 s, so that tests of lock
+            // renewal and of a crashed member's records take seconds; the broker's default stays 30 s
+            p.put("group.share.min.record.lock.duration.ms", "1000");
             // behave like a released broker, not like Kafka's own test builds
             p.put("unstable.api.versions.enable", "false");
             p.put("unstable.feature.versions.enable", "false");

@@ -1,0 +1,122 @@
+package dev.kafkafetch.share;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+import dev.kafkafetch.metrics.ClientReachability;
+import org.apache.kafka.clients.consumer.AcknowledgeType;
+import org.apache.kafka.clients.consumer.AcknowledgementCommitCallback;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.ShareConsumer;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.Metric;
+import org.apache.kafka.common.MetricName;
+import org.apache.kafka.common.TopicIdPartition;
+import org.apache.kafka.common.errors.WakeupException;
+
+/**
+ * A share fetch task's KafkaShareConsumer, and the one place where its wakeup rule is kept: other threads wake it
+ * only to stop it, and <b>only {@link #poll} ends on a wakeup</b>; any other blocking call that a wakeup interrupts
+ * ({@code commitSync}, {@code close}) is carried out again, and the next poll then returns at once. So no
+ * acknowledgement commit or lock renewal is left half-done by a wakeup.
+ * <p>
+ * Only the fetch thread calls this object, except {@link #wakeup()} (DESIGN §4.1).
+ */
+final class ShareClient {
+
+    private final ShareConsumer<byte[], byte[]> consumer;
+    private final String clientId;
+    private final ClientReachability reachability = new ClientReachability();
+    private boolean wakeupPending;
+
+    /** @param clientId the configured client id, or null (Kafka then generates one) */
+    ShareClient(ShareConsumer<byte[], byte[]> consumer, String clientId) {
+        this.consumer = consumer;
+        this.clientId = clientId != null ? clientId
+                : metrics().keySet().stream().map(name -> name.tags().get("client-id")).filter(Objects::nonNull)
+                        .findFirst().orElse(null);
+    }
+
+    String clientId() {
+        return clientId;
+    }
+
+    ClientReachability reachability(long nowMs) {
+        reachability.update(metrics(), nowMs);
+        return reachability;
+    }
+
+    ClientReachability reachability() {
+        return reachability;
+    }
+
+    /** Any thread: makes the current or next poll return early. */
+    void wakeup() {
+        consumer.wakeup();
+    }
+
+    /** Polls; the only call that ends on a wakeup ({@link WakeupException}). */
+    ConsumerRecords<byte[], byte[]> poll(long timeoutMs) {
+        long timeout = wakeupPending ? 0 : timeoutMs;
+        wakeupPending = false;
+        return consumer.poll(Duration.ofMillis(timeout));
+    }
+
+    void subscribe(List<String> topics) {
+        run(() -> consumer.subscribe(topics));
+    }
+
+    /** Local: sends nothing, the next commit or poll does. */
+    void acknowledge(ConsumerRecord<byte[], byte[]> record, AcknowledgeType type) {
+        consumer.acknowledge(record, type);
+    }
+
+    /** Sends the acknowledgements given so far and waits for the broker's answer, per partition. */
+    Map<TopicIdPartition, Optional<KafkaException>> commitSync(long timeoutMs) {
+        return call(() -> consumer.commitSync(Duration.ofMillis(timeoutMs)));
+    }
+
+    void setAcknowledgementCommitCallback(AcknowledgementCommitCallback callback) {
+        run(() -> consumer.setAcknowledgementCommitCallback(callback));
+    }
+
+    /** The acquisition lock duration the broker reported with the last records, if known. */
+    Optional<Integer> acquisitionLockTimeoutMs() {
+        return call(consumer::acquisitionLockTimeoutMs);
+    }
+
+    Map<MetricName, ? extends Metric> metrics() {
+        return call(consumer::metrics);
+    }
+
+    /** Closes (committing the acknowledgements given, releasing the rest); never throws. */
+    void close(long timeoutMs) {
+        try {
+            run(() -> consumer.close(Duration.ofMillis(timeoutMs)));
+        } catch (RuntimeException e) {
+            // closing anyway: nothing more can be done with this consumer
+        }
+    }
+
+    private void run(Runnable call) {
+        call(() -> {
+            call.run();
+            return null;
+        });
+    }
+
+    private <T> T call(Supplier<T> call) {
+        while (true) {
+            try {
+                return call.get();
+            } catch (WakeupException e) {
+                wakeupPending = true; // meant for the poll: do the call again, the next poll returns at once
+            }
+        }
+    }
+}

@@ -1,0 +1,174 @@
+package dev.kafkafetch.share;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+import dev.kafkafetch.dispatch.Dispatcher;
+import dev.kafkafetch.dispatch.WorkItem;
+import dev.kafkafetch.metrics.TaskMetrics;
+import org.apache.kafka.clients.consumer.AcknowledgeType;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.TopicIdPartition;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The acquisition side of a share fetch task's loop, on its fetch thread: takes what a poll returned (renewed records
+ * back into the client, new ones decoded and dispatched, undeserializable ones straight to their final outcome),
+ * waits for outcomes and acknowledges them, and renews the locks of the records still held before half an acquisition
+ * lock (or half of {@code max.poll.interval.ms}) has passed: RENEW, a synchronous commit of the acknowledgements,
+ * then a zero-time poll, which hands the renewed records back without fetching new ones (a poll that fetched while
+ * records are renewing would let new records wait, their locks running, until the renewals are over).
+ * <p>
+ * Guarantee: every record a poll returned enters {@link HeldRecords} before anything else happens to it, so none can
+ * miss its acknowledgement; the fetch thread never waits for the route longer than until the next renewal is due.
+ */
+final class ShareIntake {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ShareIntake.class);
+    /** While records run: the longest wait for an outcome before the loop publishes a snapshot again. */
+    private static final long SNAPSHOT_EVERY_MS = 500;
+    private static final int DEFAULT_LOCK_MS = 30_000;
+
+    private final String threadName;
+    private final long commitTimeoutMs;
+    private final long maxPollIntervalMs;
+    private final HeldRecords held;
+    private final Dispatcher dispatcher;
+    private final ShareOutcomes outcomes;
+    private final ShareCompletions completions;
+    private final TaskMetrics metrics;
+    private final ShareMetrics shareMetrics;
+    private final List<WorkItem> decided = new ArrayList<>();
+    private ShareClient client;
+    private ShareDecoder decoder;
+    private long renewAtMs = Long.MAX_VALUE;
+    private long lockMs = DEFAULT_LOCK_MS;
+
+    ShareIntake(String threadName, ShareSettings settings, HeldRecords held, Dispatcher dispatcher,
+                ShareOutcomes outcomes, ShareCompletions completions, TaskMetrics metrics, ShareMetrics shareMetrics) {
+        this.threadName = threadName;
+        this.commitTimeoutMs = settings.commitTimeoutMs();
+        this.maxPollIntervalMs = Long.parseLong(settings.properties().getProperty("max.poll.interval.ms", "300000"));
+        this.held = held;
+        this.dispatcher = dispatcher;
+        this.outcomes = outcomes;
+        this.completions = completions;
+        this.metrics = metrics;
+        this.shareMetrics = shareMetrics;
+    }
+
+    /** A new consumer (after a connect); null and null once it is closed. */
+    void attach(ShareClient client, ShareDecoder decoder) {
+        this.client = client;
+        this.decoder = decoder;
+        this.renewAtMs = Long.MAX_VALUE;
+    }
+
+    /** When the records held must be renewed (epoch ms). */
+    long renewAtMs() {
+        return renewAtMs;
+    }
+
+    /** What a poll returned: renewed records are back in the client; new ones are decoded and dispatched. */
+    void take(ConsumerRecords<byte[], byte[]> records, long acquiredAtMs, boolean stopping) {
+        if (records.isEmpty()) {
+            return;
+        }
+        lockMs = client.acquisitionLockTimeoutMs().orElse(DEFAULT_LOCK_MS);
+        shareMetrics.lockDuration(lockMs);
+        List<WorkItem> toRoute = new ArrayList<>();
+        for (ConsumerRecord<byte[], byte[]> record : records) {
+            if (held.returned(record)) {
+                continue;
+            }
+            // a new acquisition: the task held nothing in the client when it polled, so all start their lock now
+            renewAtMs = acquiredAtMs + renewInterval();
+            WorkItem item = decoder.decode(record);
+            held.add(record, item);
+            shareMetrics.acquired(item.attempt());
+            if (stopping) {
+                held.decided(item, AcknowledgeType.RELEASE); // acquired while stopping: never started
+            } else if (item.decodeError() != null) {
+                item.fail("deserialization", item.decodeError());
+                outcomes.failedForGood(item); // never routed
+            } else {
+                toRoute.add(item);
+            }
+        }
+        dispatcher.submitAll(toRoute);
+    }
+
+    /** Half the acquisition lock (or of max.poll.interval.ms, if shorter): when held records are renewed. */
+    private long renewInterval() {
+        return Math.max(1, Math.min(lockMs, maxPollIntervalMs) / 2);
+    }
+
+    /** Waits for outcomes until {@code untilMs} (at most a snapshot period), and acknowledges them. */
+    void awaitOutcomes(long nowMs, long untilMs) throws InterruptedException {
+        completions.await(Math.max(0, Math.min(untilMs, nowMs + SNAPSHOT_EVERY_MS) - nowMs), decided);
+        for (WorkItem item : decided) {
+            AcknowledgeType type = ShareOutcomes.acknowledgeTypeOf(item);
+            held.decided(item, type);
+            if (type == AcknowledgeType.RELEASE) {
+                metrics.redelivering();
+            } else {
+                metrics.finished(item.failure() != null, item.deadLettered(), false);
+            }
+        }
+        decided.clear();
+        metrics.markRate(System.currentTimeMillis());
+    }
+
+    /**
+     * Renews the lock of every record still held: RENEW, a synchronous commit of the acknowledgements, then a
+     * zero-time poll, which hands the renewed records back without fetching new ones.
+     */
+    void renew(boolean stopping) {
+        long start = System.currentTimeMillis();
+        int renewing = held.renewAll();
+        renewAtMs = start + renewInterval();
+        if (renewing == 0) {
+            return;
+        }
+        Set<TopicPartition> failed = new HashSet<>();
+        try {
+            for (Map.Entry<TopicIdPartition, Optional<KafkaException>> e : client
+                    .commitSync(commitTimeoutMs).entrySet()) {
+                if (e.getValue().isPresent()) {
+                    failed.add(e.getKey().topicPartition());
+                    metrics.error("renewing the acquisition locks of " + e.getKey() + " failed: " + e.getValue().get());
+                }
+            }
+        } catch (RuntimeException e) {
+            metrics.error(e);
+            LOG.warn("Share fetch task {}: renewing the acquisition locks of {} records failed: {}", threadName,
+                    renewing, e.toString());
+        }
+        held.renewalsFailed(failed);
+        shareMetrics.renewed(renewing);
+        try {
+            take(client.poll(0), start, stopping);
+        } catch (WakeupException e) {
+            // a stop request: the renewed records come back with the next poll
+        }
+    }
+
+    /** The broker answered acknowledgements (fetch thread, inside poll, commitSync or close). */
+    void acknowledgementsCommitted(Map<TopicIdPartition, Set<Long>> offsets, Exception exception) {
+        if (exception != null) {
+            int n = offsets.values().stream().mapToInt(Set::size).sum();
+            shareMetrics.acknowledgementsFailed(n);
+            metrics.error("the broker refused the acknowledgements of " + n + " records of " + offsets.keySet()
+                          + ": " + exception);
+        }
+    }
+}
