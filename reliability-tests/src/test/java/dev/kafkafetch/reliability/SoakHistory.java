@@ -74,8 +74,6 @@ final class SoakHistory {
     final List<Assignment> assignments = new ArrayList<>();
     final List<Held> held = new ArrayList<>();
     final List<Life> lives = new ArrayList<>();
-    /** Errors the exception handler got without an exchange (poll errors, breakOnFirstError give-ups). */
-    int handlerErrors;
     /** Which members are child JVMs (from the harness's start events). */
     final Map<String, Boolean> childMembers = new HashMap<>();
 
@@ -144,7 +142,6 @@ final class SoakHistory {
                 }
                 case "C" -> manualCommits.add(f[1] + " " + f[4] + "@" + f[5]);
                 case "P" -> {
-                    handlerErrors++;
                     Matcher m = GIVEN_UP.matcher(line);
                     if (m.find()) {
                         skips.add(new RecordEvent('X', f[1], new Clock(jvm(f[1]), Long.parseLong(f[2]),
