@@ -1,0 +1,180 @@
+package dev.kafkafetch.reliability;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The kafka-fetch options of one soak combination (what {@link SoakGenerator} drew from the seed), the kafka-fetch URI
+ * they make, and a compact description for the {@code SOAK} line. Timings the combination does not vary are constants
+ * here, so that duplicate bounds and the checker's excuses can be computed from them.
+ *
+ * @param partitions        partitions of the consumed topic (1-8)
+ * @param keys              distinct record keys ({@code k0..k<keys-1>})
+ * @param childSlots        one entry per member slot (the first {@code initialMembers} run from the start, the others
+ *                          can join): true = a child JVM (can be SIGKILLed), false = a CamelContext in the test JVM
+ * @param initialMembers    members running from the start
+ * @param consumersCount    fetch tasks per member
+ * @param protocol          {@code eager} (classic, RangeAssignor), {@code cooperative} (classic, CooperativeSticky)
+ *                          or {@code consumer} (KIP-848)
+ * @param manualCommit      {@code none}, {@code sync} (commit() of every record in the route), {@code nth} (of every
+ *                          {@code manualEvery}-th offset) or {@code later} (every record, from another thread
+ *                          {@code manualDelayMs} after the route finished it)
+ * @param stallTimeoutMs    0 = none
+ * @param maxPollIntervalMs 0 = Kafka's default
+ * @param workMs            what the route sleeps per record
+ */
+record SoakOptions(int partitions, int keys, List<Boolean> childSlots, int initialMembers, int consumersCount,
+                   String protocol, int maxConcurrency, String ordering, boolean batching, int batchingIntervalMs,
+                   boolean breakOnFirstError, int breakOnFirstErrorMaxAttempts, String manualCommit, int manualEvery,
+                   int manualDelayMs, boolean autoCommitEnable, boolean deadLetterTopic, long stallTimeoutMs,
+                   int maxPollIntervalMs, int maxPollRecords, int maxInFlightRecords, int workMs) {
+
+    static final int COMMIT_INTERVAL_MS = 200;
+    static final int SESSION_TIMEOUT_MS = 6000;
+    /** The broker's {@code group.consumer.session.timeout.ms} (EmbeddedKafkaCluster's default) for KIP-848. */
+    static final int CONSUMER_PROTOCOL_SESSION_TIMEOUT_MS = 10_000;
+    static final int REVOKE_TIMEOUT_MS = 2000;
+    static final int SHUTDOWN_TIMEOUT_MS = 8000;
+    static final int POLL_TIMEOUT_MS = 1000;
+    static final String ROUTE_ID = "soak";
+    static final String EXCEPTION_HANDLER = "soakExceptionHandler";
+
+    int maxMembers() {
+        return childSlots.size();
+    }
+
+    boolean manual() {
+        return !"none".equals(manualCommit);
+    }
+
+    /** PARTITION or KEY: executions of one lane must not overlap and must run in offset order. */
+    boolean ordered() {
+        return !"UNORDERED".equals(ordering);
+    }
+
+    int sessionTimeoutMs() {
+        return "consumer".equals(protocol) ? CONSUMER_PROTOCOL_SESSION_TIMEOUT_MS : SESSION_TIMEOUT_MS;
+    }
+
+    /** Why the component (EndpointSettings) or the contract rules this combination out, or null when it is valid. */
+    String invalidReason() {
+        if (maxInFlightRecords < maxPollRecords) {
+            return "maxInFlightRecords < maxPollRecords (refused by the endpoint)";
+        }
+        if (batchingIntervalMs > 0 && !batching) {
+            return "batchingIntervalMs without batching";
+        }
+        if (breakOnFirstErrorMaxAttempts > 0 && !breakOnFirstError) {
+            return "breakOnFirstErrorMaxAttempts without breakOnFirstError";
+        }
+        if (!autoCommitEnable && !manual()) {
+            return "nothing would ever commit";
+        }
+        if ("nth".equals(manualCommit) && manualEvery < 2) {
+            return "nth manual commit needs a period";
+        }
+        if (maxPollIntervalMs > 0 && maxPollIntervalMs <= REVOKE_TIMEOUT_MS + 2000) {
+            return "maxPollIntervalMs must leave the revoke callback time to finish";
+        }
+        if (initialMembers < 1 || initialMembers > childSlots.size()) {
+            return "initial members out of range";
+        }
+        return null;
+    }
+
+    /** The kafka-fetch URI of every member of this combination. */
+    String uri(String bootstrap, String topic, String group, String dlt) {
+        List<String> o = new ArrayList<>();
+        o.add("brokers=" + bootstrap);
+        o.add("groupId=" + group);
+        o.add("autoOffsetReset=earliest");
+        o.add("autoCommitIntervalMs=" + COMMIT_INTERVAL_MS);
+        o.add("pollTimeoutMs=" + POLL_TIMEOUT_MS);
+        o.add("sessionTimeoutMs=" + SESSION_TIMEOUT_MS);
+        o.add("heartbeatIntervalMs=500");
+        o.add("revokeTimeoutMs=" + REVOKE_TIMEOUT_MS);
+        o.add("shutdownTimeout=" + SHUTDOWN_TIMEOUT_MS);
+        o.add("consumersCount=" + consumersCount);
+        o.add("maxConcurrency=" + maxConcurrency);
+        o.add("ordering=" + ordering);
+        o.add("maxPollRecords=" + maxPollRecords);
+        o.add("maxInFlightRecords=" + maxInFlightRecords);
+        o.add("valueDeserializer=org.apache.kafka.common.serialization.IntegerDeserializer");
+        o.add("exceptionHandler=#" + EXCEPTION_HANDLER);
+        o.add("additionalProperties.reconnect.backoff.max.ms=1000");
+        if ("consumer".equals(protocol)) {
+            o.add("groupProtocol=consumer");
+        } else if ("cooperative".equals(protocol)) {
+            o.add("partitionAssignor=org.apache.kafka.clients.consumer.CooperativeStickyAssignor");
+        }
+        if (batching) {
+            o.add("batching=true");
+            if (batchingIntervalMs > 0) {
+                o.add("batchingIntervalMs=" + batchingIntervalMs);
+            }
+        }
+        if (breakOnFirstError) {
+            o.add("breakOnFirstError=true");
+            if (breakOnFirstErrorMaxAttempts > 0) {
+                o.add("breakOnFirstErrorMaxAttempts=" + breakOnFirstErrorMaxAttempts);
+            }
+        }
+        if (manual()) {
+            o.add("allowManualCommit=true");
+            o.add("autoCommitEnable=" + autoCommitEnable);
+        }
+        if (deadLetterTopic) {
+            o.add("deadLetterTopic=" + dlt);
+        }
+        if (stallTimeoutMs > 0) {
+            o.add("stallTimeoutMs=" + stallTimeoutMs);
+        }
+        if (maxPollIntervalMs > 0) {
+            o.add("maxPollIntervalMs=" + maxPollIntervalMs);
+        }
+        return "kafka-fetch:" + topic + "?" + String.join("&", o);
+    }
+
+    /** e.g. {@code p4,keys32,members2/3[child,in,in],cc1,cooperative,c64,KEY,batch(50ms),bofe(3),dlt,...}. */
+    String describe() {
+        List<String> d = new ArrayList<>();
+        d.add("p" + partitions);
+        d.add("keys" + keys);
+        List<String> kinds = new ArrayList<>();
+        for (boolean child : childSlots) {
+            kinds.add(child ? "child" : "in");
+        }
+        d.add("members" + initialMembers + "/" + childSlots.size() + "[" + String.join(",", kinds) + "]");
+        d.add("cc" + consumersCount);
+        d.add(protocol);
+        d.add("c" + maxConcurrency);
+        d.add(ordering);
+        if (batching) {
+            d.add(batchingIntervalMs > 0 ? "batch(" + batchingIntervalMs + "ms)" : "batch");
+        }
+        if (breakOnFirstError) {
+            d.add(breakOnFirstErrorMaxAttempts > 0 ? "bofe(" + breakOnFirstErrorMaxAttempts + ")" : "bofe");
+        }
+        if (manual()) {
+            String how = switch (manualCommit) {
+                case "nth" -> "nth" + manualEvery;
+                case "later" -> "later" + manualDelayMs + "ms";
+                default -> manualCommit;
+            };
+            d.add("manual(" + how + (autoCommitEnable ? ",auto" : ",noauto") + ")");
+        }
+        if (deadLetterTopic) {
+            d.add("dlt");
+        }
+        if (stallTimeoutMs > 0) {
+            d.add("stall" + stallTimeoutMs);
+        }
+        if (maxPollIntervalMs > 0) {
+            d.add("mpi" + maxPollIntervalMs);
+        }
+        d.add("mpr" + maxPollRecords);
+        d.add("mif" + maxInFlightRecords);
+        d.add("work" + workMs);
+        return String.join(",", d);
+    }
+}
