@@ -96,7 +96,8 @@ final class InProcessSoakMember implements SoakMember {
         for (TaskSnapshot t : SoakTaskWatcher.snapshots(context)) {
             sb.append("\n    ").append(t.threadName()).append(' ').append(t.state()).append(" gen ")
                     .append(t.generation()).append(" inFlight ").append(t.inFlight()).append(" running ")
-                    .append(t.running()).append(" queued ").append(t.queued()).append(" lastError ").append(t.lastError());
+                    .append(t.running()).append(" queued ").append(t.queued()).append(" lastError ")
+                    .append(t.lastError());
             for (PartitionSnapshot p : t.partitions()) {
                 sb.append("\n      p").append(p.partition()).append(" position ").append(p.position())
                         .append(" committed ").append(p.committed()).append(" committable ").append(p.committable())

@@ -157,7 +157,7 @@ final class SoakChecker {
 
     /** An execution's time span in one lane. */
     private record Interval(String exec, String member, SoakHistory.Clock start, SoakHistory.Clock end, int n,
-                            long offset) {
+            long offset) {
     }
 
     /**
@@ -191,7 +191,7 @@ final class SoakChecker {
         if (hang) {
             why.add("hang");
             details.append("  ").append(stuck.size()).append(" record(s) neither resolved nor committed past when the"
-                                                               + " run stopped waiting (n partition@offset):");
+                                                             + " run stopped waiting (n partition@offset):");
             stuck.entrySet().stream().limit(30).forEach(e -> details.append(' ').append(e.getKey()).append(' ')
                     .append(e.getValue()).append(';'));
             details.append("\n  thread dumps:\n").append(hangReport);
@@ -259,7 +259,9 @@ final class SoakChecker {
                     .append(" inFlight ").append(first.inFlight()).append(" at ").append(clock(first.micros()))
                     .append(first.inFlight() <= o.maxInFlightRecords()
                             ? "; unfinished records stayed within the window: records finished behind an unfinished"
-                              + " one are not counted by back-pressure" : "").append(")\n");
+                              + " one are not counted by back-pressure"
+                            : "")
+                    .append(")\n");
         }
         if (childOutOfMemory) {
             why.add("oom");
@@ -362,7 +364,8 @@ final class SoakChecker {
                             + (long) o.partitions() * manualSpan;
         int rebalances = Math.max(0, tasks * (o.initialMembers() + 2 * s.count(SoakFault.Kind.RESTART)
                                               + s.count(SoakFault.Kind.JOIN) + s.count(SoakFault.Kind.LEAVE)
-                                              + s.count(SoakFault.Kind.KILL)) - 1);
+                                              + s.count(SoakFault.Kind.KILL))
+                                     - 1);
         int kills = s.count(SoakFault.Kind.KILL);
         int brokers = s.count(SoakFault.Kind.BROKER);
         long perKill = tasks * (window + peak) + (long) o.partitions() * manualSpan;

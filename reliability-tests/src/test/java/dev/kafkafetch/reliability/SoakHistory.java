@@ -41,7 +41,7 @@ final class SoakHistory {
     }
 
     record Start(String exec, String member, Clock at, String thread, int partition, long offset, int n, String key,
-                 int attempt, int batchSize) {
+            int attempt, int batchSize) {
     }
 
     /** @param reason the exception's class and message when the execution failed, else empty */

@@ -24,10 +24,10 @@ import java.util.List;
  * @param workMs            what the route sleeps per record
  */
 record SoakOptions(int partitions, int keys, List<Boolean> childSlots, int initialMembers, int consumersCount,
-                   String protocol, int maxConcurrency, String ordering, boolean batching, int batchingIntervalMs,
-                   boolean breakOnFirstError, int breakOnFirstErrorMaxAttempts, String manualCommit, int manualEvery,
-                   int manualDelayMs, boolean autoCommitEnable, boolean deadLetterTopic, long stallTimeoutMs,
-                   int maxPollIntervalMs, int maxPollRecords, int maxInFlightRecords, int workMs) {
+        String protocol, int maxConcurrency, String ordering, boolean batching, int batchingIntervalMs,
+        boolean breakOnFirstError, int breakOnFirstErrorMaxAttempts, String manualCommit, int manualEvery,
+        int manualDelayMs, boolean autoCommitEnable, boolean deadLetterTopic, long stallTimeoutMs,
+        int maxPollIntervalMs, int maxPollRecords, int maxInFlightRecords, int workMs) {
 
     static final int COMMIT_INTERVAL_MS = 200;
     static final int SESSION_TIMEOUT_MS = 6000;

@@ -74,7 +74,7 @@ final class SoakRoute implements Processor, ExceptionHandler {
     }
 
     private record Rec(Exchange exchange, int partition, long offset, int n, String key, int attempt,
-                       boolean undeserializable) {
+            boolean undeserializable) {
     }
 
     @Override
