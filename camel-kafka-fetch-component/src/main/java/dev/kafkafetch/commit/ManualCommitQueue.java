@@ -10,18 +10,41 @@ import java.util.function.Predicate;
 
 import dev.kafkafetch.dispatch.WorkItem;
 import dev.kafkafetch.window.PartitionState;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Manual commits, asked from any thread and carried out by the fetch thread that owns the records' consumer.
  * <p>
  * Guarantees: a request marks its record finished and asks for its offset + 1; the commit never passes an earlier
  * unfinished record of the partition, and the request completes once a commit covering it was acknowledged, or
- * exceptionally (the commit failed, the partition is no longer assigned to this consumer, the consumer closed). Every
- * request completes exactly once.
+ * exceptionally (the commit failed, the partition is no longer assigned to this consumer, the consumer closed). When
+ * the commit fails, a record the request finished is unfinished again, so the failed exchange is handled like any
+ * other failure (delivered again, dead-lettered) and never committed past meanwhile. Every request completes exactly
+ * once.
  */
 public final class ManualCommitQueue {
 
-    private record Request(WorkItem item, CompletableFuture<Long> result) {
+    private static final Logger LOG = LoggerFactory.getLogger(ManualCommitQueue.class);
+
+    private static final class Request {
+        final WorkItem item;
+        final CompletableFuture<Long> result;
+        /** True when this request, not the route's completion, finished the record. */
+        boolean finishedHere;
+
+        Request(WorkItem item, CompletableFuture<Long> result) {
+            this.item = item;
+            this.result = result;
+        }
+
+        WorkItem item() {
+            return item;
+        }
+
+        CompletableFuture<Long> result() {
+            return result;
+        }
     }
 
     private final ConcurrentLinkedQueue<Request> incoming = new ConcurrentLinkedQueue<>();
@@ -60,11 +83,12 @@ public final class ManualCommitQueue {
 
     /**
      * Fetch thread: takes the new requests, marks their records finished with {@code finish} (which answers false when
-     * the record's partition is no longer this consumer's) and commits what the partitions allow; then completes every
-     * request a commit now covers.
+     * the record was finished already or its partition is no longer this consumer's) and commits what the partitions
+     * allow; then completes every request a commit now covers. A failed commit fails every waiting request and
+     * {@code reopen}s the records they finished.
      */
-    public void commit(Predicate<WorkItem> finish, CommitManager commits, CommitManager.Committer committer,
-                       Collection<PartitionState> states) {
+    public void commit(Predicate<WorkItem> finish, Predicate<WorkItem> reopen, CommitManager commits,
+                       CommitManager.Committer committer, Collection<PartitionState> states) {
         Request request;
         while ((request = incoming.poll()) != null) {
             PartitionState state = request.item().partitionState();
@@ -72,7 +96,7 @@ public final class ManualCommitQueue {
                 notAssigned(request);
                 continue;
             }
-            finish.test(request.item()); // false when the route had finished it already
+            request.finishedHere = finish.test(request.item()); // false when the route had finished it already
             state.requestManualCommit(request.item().offset() + 1);
             waiting.add(request);
         }
@@ -82,7 +106,14 @@ public final class ManualCommitQueue {
         try {
             commits.commitManual(committer, states);
         } catch (RuntimeException e) {
-            waiting.forEach(r -> r.result().completeExceptionally(e));
+            for (Request r : waiting) {
+                if (r.finishedHere && !reopen.test(r.item())) {
+                    LOG.warn("{} could not be made unfinished after its manual commit failed ({}); a later commit may"
+                             + " pass it",
+                            r.item(), e.toString());
+                }
+                r.result().completeExceptionally(e);
+            }
             waiting.clear();
             return;
         }

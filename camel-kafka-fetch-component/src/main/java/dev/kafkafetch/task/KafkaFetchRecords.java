@@ -381,7 +381,8 @@ public final class KafkaFetchRecords implements Runnable {
         }
         metrics.markRate(System.currentTimeMillis());
         if (manualCommits != null) {
-            manualCommits.commit(r -> finish(r, false, false, false), commits, consumer, partitions.all());
+            manualCommits.commit(r -> finish(r, false, false, false), partitions::reopen, commits, consumer,
+                    partitions.all());
         }
     }
 

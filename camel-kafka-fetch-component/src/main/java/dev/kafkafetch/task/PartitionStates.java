@@ -103,6 +103,11 @@ final class PartitionStates implements ConsumerRebalanceListener {
         return record.partitionState().finish(record.seq(), record.generation());
     }
 
+    /** Unfinishes a record whose manual commit failed (see {@link PartitionState#reopen}). */
+    boolean reopen(WorkItem record) {
+        return record.partitionState().reopen(record.seq(), record.generation(), record.offset());
+    }
+
     int held() {
         int held = 0;
         for (PartitionState s : assigned.values()) {

@@ -69,6 +69,14 @@ public final class PartitionState {
         return !retired && window.finish(seq, generation);
     }
 
+    /**
+     * Unfinishes a record whose finish a failed manual commit did not make durable; false when it cannot be (retired,
+     * dropped, long released, or already committed past).
+     */
+    public boolean reopen(long seq, int generation, long offset) {
+        return !retired && offset >= lastCommitted && window.reopen(seq, generation);
+    }
+
     /** True when the record is still waiting here to be finished (not dropped by a seek back, not retired). */
     public boolean holdsUnfinished(long seq, int generation) {
         return !retired && window.holdsUnfinished(seq, generation);

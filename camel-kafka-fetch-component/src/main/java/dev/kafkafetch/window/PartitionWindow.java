@@ -26,6 +26,8 @@ public final class PartitionWindow {
     private int mask = INITIAL_CAPACITY - 1;
     /** Sequence number of the oldest slot still held (the first unfinished record, or tail when empty). */
     private long head;
+    /** Sequence number of the oldest slot not yet overwritten (released slots stay readable for {@link #reopen}). */
+    private long floor;
     /** Sequence number the next appended record gets. */
     private long tail;
     private int generation;
@@ -47,6 +49,9 @@ public final class PartitionWindow {
         }
         if (tail - head == offsets.length) {
             grow();
+        }
+        if (tail - floor == offsets.length) {
+            floor++; // its slot is overwritten now
         }
         int slot = slot(tail);
         offsets[slot] = offset;
@@ -79,6 +84,25 @@ public final class PartitionWindow {
         while (head < tail && finished[slot(head)]) {
             releasedUpTo = offsets[slot(head)] + 1;
             head++;
+        }
+        return true;
+    }
+
+    /**
+     * Makes a finished record unfinished again, moving the committable offset back to it if it had been released: for
+     * a finish that a failed manual commit did not make durable. Returns false, changing nothing, when the record is
+     * not finished here, was dropped by {@link #truncateFrom}, or its slot was overwritten since (the caller must not
+     * have committed past it).
+     */
+    public boolean reopen(long seq, int appendedIn) {
+        if (seq < floor || seq >= tail || !finished[slot(seq)] || generations[slot(seq)] != appendedIn) {
+            return false;
+        }
+        finished[slot(seq)] = false;
+        unfinished++;
+        if (seq < head) {
+            head = seq;
+            releasedUpTo = offsets[slot(seq)];
         }
         return true;
     }
@@ -170,6 +194,7 @@ public final class PartitionWindow {
             newFinished[(int) (s & newMask)] = finished[slot(s)];
             newGenerations[(int) (s & newMask)] = generations[slot(s)];
         }
+        floor = head; // released slots are not copied
         offsets = newOffsets;
         finished = newFinished;
         generations = newGenerations;

@@ -164,4 +164,61 @@ class PartitionWindowTest {
         assertThat(w.committable()).as("seed %d", seed).isEqualTo(offsets[n - 1] + 1);
         assertThat(w.firstUnfinishedOffset()).isEqualTo(-1);
     }
+
+    @Test
+    void aReopenedRecordHoldsTheCommittableOffsetBackAgain() {
+        PartitionWindow w = new PartitionWindow();
+        long s10 = w.append(10);
+        long s11 = w.append(11);
+        long s12 = w.append(12);
+        w.finish(s10, 0);
+        w.finish(s11, 0);
+        assertThat(w.committable()).isEqualTo(12);
+        assertThat(w.reopen(s11, 0)).isTrue();
+        assertThat(w.committable()).isEqualTo(11);
+        assertThat(w.unfinished()).isEqualTo(2);
+        assertThat(w.firstUnfinishedOffset()).isEqualTo(11);
+        assertThat(w.reopen(s11, 0)).as("not finished any more").isFalse();
+        assertThat(w.reopen(s12, 0)).as("never finished").isFalse();
+        w.finish(s12, 0);
+        assertThat(w.committable()).isEqualTo(11);
+        w.finish(s11, 0);
+        assertThat(w.committable()).isEqualTo(13);
+    }
+
+    @Test
+    void aRecordDroppedOrOverwrittenCannotBeReopened() {
+        PartitionWindow w = new PartitionWindow();
+        long s0 = w.append(0);
+        w.finish(s0, 0);
+        for (int i = 1; i <= w.capacity(); i++) {
+            w.finish(w.append(i), 0); // released slots are overwritten one by one
+        }
+        assertThat(w.reopen(s0, 0)).as("its slot holds another record now").isFalse();
+        assertThat(w.committable()).isEqualTo(w.capacity() + 1);
+        long kept = w.append(1000);
+        long dropped = w.append(1001);
+        w.finish(dropped, 0);
+        w.truncateFrom(1001);
+        assertThat(w.reopen(dropped, 0)).as("dropped by a seek back").isFalse();
+        w.finish(kept, 0);
+        assertThat(w.reopen(kept, 0)).isTrue();
+        assertThat(w.committable()).isEqualTo(1000);
+    }
+
+    @Test
+    void reopeningAfterTheRingGrewDoesNotReadCopiedAwaySlots() {
+        PartitionWindow w = new PartitionWindow();
+        long first = w.append(0);
+        w.finish(first, 0);
+        long blocker = w.append(1);
+        for (int i = 2; i < 3 * 64; i++) {
+            w.append(i); // held behind the unfinished blocker: the ring grows
+        }
+        assertThat(w.capacity()).isGreaterThan(64);
+        assertThat(w.reopen(first, 0)).as("released before the ring grew").isFalse();
+        w.finish(blocker, 0);
+        assertThat(w.reopen(blocker, 0)).isTrue();
+        assertThat(w.committable()).isEqualTo(1);
+    }
 }
