@@ -62,8 +62,12 @@ final class SoakHistory {
     }
 
     static final String HARNESS = "harness.history";
-    /** "Record topic-partition@offset failed N times (breakOnFirstErrorMaxAttempts); it is skipped". */
-    private static final Pattern GIVEN_UP = Pattern.compile("Record_\\S*?-(\\d+)@(\\d+)_failed_.*skipped");
+    /**
+     * "Record topic-partition@offset failed N times (breakOnFirstErrorMaxAttempts); it is skipped", or "... could not
+     * be deserialized; it is skipped" (never retried), or "... failed in the consumer listener; it is skipped".
+     */
+    private static final Pattern GIVEN_UP = Pattern.compile(
+            "Record_\\S*?-(\\d+)@(\\d+)_(failed_|could_not_be_deserialized).*skipped");
 
     final List<Start> starts = new ArrayList<>();
     final Map<String, End> ends = new HashMap<>();
