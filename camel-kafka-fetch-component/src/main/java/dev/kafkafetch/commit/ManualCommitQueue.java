@@ -2,7 +2,6 @@ package dev.kafkafetch.commit;
 
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -17,8 +16,11 @@ import org.slf4j.LoggerFactory;
  * Manual commits, asked from any thread and carried out by the fetch thread that owns the records' consumer.
  * <p>
  * Guarantees: a request marks its record finished and asks for its offset + 1; the commit never passes an earlier
- * unfinished record of the partition, and the request completes once a commit covering it was acknowledged, or
- * exceptionally (the commit failed, the partition is no longer assigned to this consumer, the consumer closed). When
+ * unfinished record of the partition. The request completes once the commit made for it was acknowledged: up to its
+ * record, or, while an earlier record of the partition is unfinished, up to that one (the rest stays asked for and is
+ * committed as soon as the earlier records finish), so a worker thread waiting in a synchronous commit never waits for
+ * another record, which might need its thread. It completes exceptionally when the commit failed, the partition is no
+ * longer assigned to this consumer, or the consumer closed. When
  * the commit fails, a record the request finished is unfinished again, so the failed exchange is handled like any
  * other failure (delivered again, dead-lettered) and never committed past meanwhile. Every request completes exactly
  * once.
@@ -48,8 +50,6 @@ public final class ManualCommitQueue {
     }
 
     private final ConcurrentLinkedQueue<Request> incoming = new ConcurrentLinkedQueue<>();
-    /** Accepted requests whose commit is not acknowledged yet (fetch thread only). */
-    private final List<Request> waiting = new ArrayList<>();
     private final long commitTimeoutMs;
     private final Runnable wakeFetchThread;
     private volatile boolean closed;
@@ -84,11 +84,12 @@ public final class ManualCommitQueue {
     /**
      * Fetch thread: takes the new requests, marks their records finished with {@code finish} (which answers false when
      * the record was finished already or its partition is no longer this consumer's) and commits what the partitions
-     * allow; then completes every request a commit now covers. A failed commit fails every waiting request and
+     * allow; then completes every request (see the class's guarantee). A failed commit fails every request and
      * {@code reopen}s the records they finished.
      */
     public void commit(Predicate<WorkItem> finish, Predicate<WorkItem> reopen, CommitManager commits,
                        CommitManager.Committer committer, Collection<PartitionState> states) {
+        List<Request> waiting = new ArrayList<>();
         Request request;
         while ((request = incoming.poll()) != null) {
             PartitionState state = request.item().partitionState();
@@ -114,18 +115,14 @@ public final class ManualCommitQueue {
                 }
                 r.result().completeExceptionally(e);
             }
-            waiting.clear();
             return;
         }
-        for (Iterator<Request> it = waiting.iterator(); it.hasNext();) {
-            Request r = it.next();
+        for (Request r : waiting) {
             PartitionState state = r.item().partitionState();
             if (state.isRetired()) {
                 notAssigned(r);
-                it.remove();
-            } else if (state.lastCommitted() > r.item().offset()) {
+            } else {
                 r.result().complete(state.lastCommitted());
-                it.remove();
             }
         }
     }
@@ -147,9 +144,6 @@ public final class ManualCommitQueue {
     /** Fails every request not completed yet, now and later: the fetch task stopped. */
     public void close() {
         closed = true;
-        waiting.forEach(r -> r.result().completeExceptionally(new IllegalStateException(
-                "the fetch task has stopped; not committed")));
-        waiting.clear();
         failIncoming("the fetch task has stopped");
     }
 

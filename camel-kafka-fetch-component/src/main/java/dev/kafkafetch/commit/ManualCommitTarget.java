@@ -43,10 +43,11 @@ public final class ManualCommitTarget {
     }
 
     /**
-     * Marks the record finished and asks its fetch thread to commit the offset after it (never past an earlier
-     * unfinished record of the partition: that part waits until they finish). The future completes with the offset
-     * committed once the broker answered, or exceptionally when the commit failed or the partition is no longer
-     * assigned to this consumer.
+     * Marks the record finished and asks its fetch thread to commit the offset after it, never past an earlier
+     * unfinished record of the partition: while there is one, the commit goes up to it and the rest is committed as
+     * soon as the earlier records finish. The future completes with the partition's committed offset once the broker
+     * answered (lower than this record's offset + 1 while an earlier record is unfinished), or exceptionally when the
+     * commit failed or the partition is no longer assigned to this consumer.
      */
     public CompletableFuture<Long> commit() {
         return commit.get();

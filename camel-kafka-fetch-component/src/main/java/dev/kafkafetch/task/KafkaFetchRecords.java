@@ -65,9 +65,8 @@ public final class KafkaFetchRecords implements Runnable {
     private final Supplier<RecordDecoder> decoderFactory;
 
     private final AtomicReference<TaskState> state = new AtomicReference<>(TaskState.CONNECTING);
-    private final CountDownLatch stopSignal = new CountDownLatch(1);
+    private final StopSignal stop = new StopSignal();
     private final CountDownLatch terminated = new CountDownLatch(1);
-    private volatile boolean stopRequested;
     private volatile TaskConsumer consumer;
     private volatile TaskSnapshot snapshot;
 
@@ -170,8 +169,7 @@ public final class KafkaFetchRecords implements Runnable {
 
     /** Asks the task to stop: it finishes in-flight records (bounded by shutdownTimeout), commits and closes. */
     public void requestStop() {
-        stopRequested = true;
-        stopSignal.countDown();
+        stop.request();
         wakeup();
     }
 
@@ -220,7 +218,7 @@ public final class KafkaFetchRecords implements Runnable {
     @Override
     public void run() {
         try {
-            while (!stopRequested) {
+            while (!stop.requested()) {
                 if (!connect()) {
                     break;
                 }
@@ -230,7 +228,7 @@ public final class KafkaFetchRecords implements Runnable {
                 metrics.reconnected();
                 setState(TaskState.RECONNECTING);
                 closeConsumer();
-                if (sleepUnlessStopped(settings.createConsumerBackoffIntervalMs())) {
+                if (stop.sleep(settings.createConsumerBackoffIntervalMs())) {
                     break;
                 }
             }
@@ -253,8 +251,8 @@ public final class KafkaFetchRecords implements Runnable {
     /** Creates the consumer, then subscribes, each with retry and backoff; false when it gave up or must stop. */
     private boolean connect() throws InterruptedException {
         setState(TaskState.CONNECTING);
-        if (!withRetry("create its KafkaConsumer", settings.createConsumerBackoffMaxAttempts(),
-                settings.createConsumerBackoffIntervalMs(), () -> {
+        if (!stop.retry(threadName, "create its KafkaConsumer", settings.createConsumerBackoffMaxAttempts(),
+                settings.createConsumerBackoffIntervalMs(), metrics, () -> {
                     decoder = decoderFactory.get();
                     consumer = new TaskConsumer(consumerFactory.apply(settings.properties()),
                             settings.properties().getProperty("client.id"));
@@ -264,8 +262,8 @@ public final class KafkaFetchRecords implements Runnable {
             return false;
         }
         setState(TaskState.SUBSCRIBING);
-        if (!withRetry("subscribe", settings.subscribeConsumerBackoffMaxAttempts(),
-                settings.subscribeConsumerBackoffIntervalMs(), () -> {
+        if (!stop.retry(threadName, "subscribe", settings.subscribeConsumerBackoffMaxAttempts(),
+                settings.subscribeConsumerBackoffIntervalMs(), metrics, () -> {
                     if (settings.pattern() != null) {
                         consumer.subscribe(settings.pattern(), partitions);
                     } else {
@@ -279,32 +277,9 @@ public final class KafkaFetchRecords implements Runnable {
         return true;
     }
 
-    private boolean withRetry(String what, int maxAttempts, long backoffMs, Runnable attempt)
-            throws InterruptedException {
-        for (int attempts = 1; !stopRequested; attempts++) {
-            try {
-                attempt.run();
-                return true;
-            } catch (RuntimeException e) {
-                metrics.error(e);
-                if (maxAttempts > 0 && attempts >= maxAttempts) {
-                    LOG.error("Fetch task {} gives up trying to {} after {} attempts: {}", threadName, what, attempts,
-                            e.toString(), e);
-                    return false;
-                }
-                LOG.warn("Fetch task {} could not {} (attempt {}), retrying in {} ms: {}", threadName, what, attempts,
-                        backoffMs, e.toString());
-                if (sleepUnlessStopped(backoffMs)) {
-                    return false;
-                }
-            }
-        }
-        return false;
-    }
-
     /** Polls until stopped (returns false) or until the consumer must be created again (returns true). */
     private boolean pollLoop() throws InterruptedException {
-        while (!stopRequested) {
+        while (!stop.requested()) {
             long now = System.currentTimeMillis();
             applyRequestedState();
             ConsumerRecords<byte[], byte[]> records;
@@ -318,7 +293,7 @@ public final class KafkaFetchRecords implements Runnable {
                 if (action == PollOnError.STOP || action == PollOnError.RECONNECT) {
                     return action == PollOnError.RECONNECT;
                 }
-                if (sleepUnlessStopped(Math.min(settings.pollTimeoutMs(), 500))) {
+                if (stop.sleep(Math.min(settings.pollTimeoutMs(), 500))) {
                     return false;
                 }
                 publishSnapshot(now);
@@ -455,10 +430,6 @@ public final class KafkaFetchRecords implements Runnable {
     }
 
     // ---- helpers ----
-
-    private boolean sleepUnlessStopped(long ms) throws InterruptedException {
-        return stopSignal.await(ms, TimeUnit.MILLISECONDS);
-    }
 
     private void setState(TaskState s) {
         state.set(s);

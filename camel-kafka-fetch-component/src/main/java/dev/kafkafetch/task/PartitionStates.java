@@ -36,8 +36,7 @@ import org.slf4j.LoggerFactory;
  * {@code revokeTimeoutMs}, what finished is committed and the state retired, so nothing of it is committed later and
  * nothing unfinished ever is (DESIGN §4.5). A batch that also holds records of kept partitions is dropped whole and
  * those partitions are sought back to it, so a batch is never partly committed. A seek back asked for by a failed
- * record is never done inside a rebalance callback but by the loop after its poll ({@link #seekBack}), and it drops
- * every record the dispatcher or the batch collector still held behind it.
+ * record is never done inside a rebalance callback but by the loop after its poll ({@link SeekBacks}).
  */
 final class PartitionStates implements ConsumerRebalanceListener {
 
@@ -52,8 +51,7 @@ final class PartitionStates implements ConsumerRebalanceListener {
     private final Runnable settle;
     private final Runnable publish;
     private final Map<TopicPartition, PartitionState> assigned = new HashMap<>();
-    /** Records dropped for partitions whose own seek back is still to come: the lowest offset of each. */
-    private final Map<PartitionState, Long> parked = new HashMap<>();
+    private final SeekBacks seekBacks;
     private TaskConsumer consumer;
     private String pausedReason;
     private boolean firstAssignment = true;
@@ -75,6 +73,15 @@ final class PartitionStates implements ConsumerRebalanceListener {
         this.metrics = metrics;
         this.settle = settle;
         this.publish = publish;
+        this.seekBacks = new SeekBacks(taskName, settings, dispatcher, metrics, this::stopStarting);
+    }
+
+    /**
+     * breakOnFirstError and Pausable EIP failures: seeks each failed record's partition back to it (see
+     * {@link SeekBacks#seekBack}); never called inside a rebalance callback.
+     */
+    void seekBack(List<WorkItem> failed) {
+        seekBacks.seekBack(failed);
     }
 
     /** Where newly assigned partitions start when it holds a position for them; set before the task runs. */
@@ -86,6 +93,7 @@ final class PartitionStates implements ConsumerRebalanceListener {
     void attach(TaskConsumer consumer) {
         this.consumer = consumer;
         this.pausedReason = null;
+        seekBacks.attach(consumer);
     }
 
     Collection<PartitionState> all() {
@@ -183,90 +191,6 @@ final class PartitionStates implements ConsumerRebalanceListener {
             }
         }
         return list;
-    }
-
-    // ---- seeking back ----
-
-    /**
-     * breakOnFirstError and Pausable EIP failures: seeks each failed record's partition back to it (a batch: each of
-     * its partitions to its first record there), dropping whatever was queued or collected behind it. Other partitions
-     * and the group are not touched; nothing is committed here.
-     */
-    void seekBack(List<WorkItem> failed) {
-        // what the dispatcher dropped because its partition waits for a seek back goes back with it
-        for (WorkItem dropped : dispatcher.cancel(i -> false)) {
-            for (WorkItem r : dropped.records()) {
-                if (!r.partitionState().isRetired()) {
-                    parked.merge(r.partitionState(), r.offset(), Math::min);
-                }
-            }
-        }
-        Map<PartitionState, Long> targets = new HashMap<>();
-        Set<PartitionState> asked = new HashSet<>();
-        for (WorkItem item : failed) {
-            metrics.redelivering();
-            Map<PartitionState, Long> firsts = new HashMap<>();
-            for (WorkItem r : item.records()) {
-                asked.add(r.partitionState());
-                if (r.partitionState().holdsUnfinished(r.seq(), r.generation())) {
-                    firsts.merge(r.partitionState(), r.offset(), Math::min);
-                }
-            }
-            firsts.forEach((state, offset) -> {
-                state.redeliver(offset, item.attempt() + 1);
-                targets.merge(state, offset, Math::min);
-                LOG.warn("Fetch task {}: {} failed (delivery attempt {}{}); seeking {} back to offset {}", taskName,
-                        item,
-                        item.attempt(), settings.breakOnFirstErrorMaxAttempts() > 0
-                                ? " of " + settings.breakOnFirstErrorMaxAttempts() : "",
-                        state.partition(), offset);
-            });
-        }
-        for (PartitionState state : asked) {
-            // a failed record that an earlier seek back dropped already is polled again anyway
-            Long parkedOffset = parked.remove(state);
-            if (parkedOffset != null && !state.isRetired()) {
-                targets.merge(state, parkedOffset, Math::min);
-            } else if (!targets.containsKey(state)) {
-                state.clearBreakPending();
-            }
-        }
-        rewind(targets);
-    }
-
-    /**
-     * Seeks partitions back to the given offsets, after cancelling every record of them still queued or collected;
-     * a cancelled batch that also holds records of other partitions seeks those back too.
-     */
-    private void rewind(Map<PartitionState, Long> targets) {
-        boolean grew = true;
-        while (grew && !targets.isEmpty()) {
-            grew = false;
-            for (WorkItem item : stopStarting(i -> i.touches(targets::containsKey))) {
-                for (WorkItem r : item.records()) {
-                    grew |= dropTo(targets, r);
-                }
-            }
-        }
-        targets.forEach((state, offset) -> {
-            state.rewind(offset);
-            consumer.seek(state.partition(), offset);
-        });
-    }
-
-    /** A record that will not run: its partition must be sought back to it. True when a new partition joined. */
-    private boolean dropTo(Map<PartitionState, Long> targets, WorkItem record) {
-        PartitionState state = record.partitionState();
-        if (state.isRetired()) {
-            return false;
-        }
-        if (!targets.containsKey(state) && state.isBreakPending()) {
-            parked.merge(state, record.offset(), Math::min); // its own failed record is on its way
-            return false;
-        }
-        boolean added = !targets.containsKey(state);
-        targets.merge(state, record.offset(), Math::min);
-        return added;
     }
 
     // ---- rebalance (called inside poll, on the fetch thread) ----
@@ -370,7 +294,7 @@ final class PartitionStates implements ConsumerRebalanceListener {
     void retireAll() {
         List<PartitionState> all = new ArrayList<>(assigned.values());
         retire(all, i -> true, List.of());
-        parked.clear();
+        seekBacks.clear();
     }
 
     /**
@@ -396,15 +320,9 @@ final class PartitionStates implements ConsumerRebalanceListener {
         for (PartitionState s : states) {
             s.retire();
             assigned.remove(s.partition(), s);
-            parked.remove(s);
+            seekBacks.forget(s);
         }
-        Map<PartitionState, Long> kept = new HashMap<>();
-        for (WorkItem item : straddling) {
-            for (WorkItem r : item.records()) {
-                dropTo(kept, r); // retired ones are skipped; those waiting for their own seek back are parked
-            }
-        }
-        rewind(kept);
+        seekBacks.rewindTo(straddling);
     }
 
     /**
