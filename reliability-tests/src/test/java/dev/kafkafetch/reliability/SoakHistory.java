@@ -75,6 +75,8 @@ final class SoakHistory {
     final List<RecordEvent> routedUndeserializable = new ArrayList<>();
     /** {@code member partition@offset} of every synchronous manual commit the route asked for. */
     final Set<String> manualCommits = new HashSet<>();
+    /** Records whose synchronous commit() in the route returned (member partition@offset). */
+    final Set<String> committedByRoute = new HashSet<>();
     final List<Assignment> assignments = new ArrayList<>();
     final List<Held> held = new ArrayList<>();
     final List<Life> lives = new ArrayList<>();
@@ -145,6 +147,7 @@ final class SoakHistory {
                     (e.type() == 'X' ? skips : routedUndeserializable).add(e);
                 }
                 case "C" -> manualCommits.add(f[1] + " " + f[4] + "@" + f[5]);
+                case "K" -> committedByRoute.add(f[1] + " " + f[4] + "@" + f[5]);
                 case "P" -> {
                     Matcher m = GIVEN_UP.matcher(line);
                     if (m.find()) {

@@ -27,6 +27,7 @@ import org.apache.camel.spi.ExceptionHandler;
  * X member seq micros partition offset        the consumer's exception handler got the record (log-and-skip)
  * R member seq micros partition offset        an undeserializable record reached the route (it then fails)
  * C member seq micros partition offset        the route calls the record's synchronous manual commit()
+ * K member seq micros partition offset        ... and that commit() returned: the route committed the record
  * P member seq micros message               the exception handler got an error without an exchange
  * </pre>
  * A batch (body {@code List<Exchange>}) is one execution: an S line per record when it starts, one E line when it
@@ -202,6 +203,8 @@ final class SoakRoute implements Processor, ExceptionHandler {
         log.write("C " + member + " " + SoakHistoryLog.seq() + " " + SoakHistoryLog.micros() + " " + r.partition + " "
                   + r.offset);
         manualCommit(r).commit();
+        log.write("K " + member + " " + SoakHistoryLog.seq() + " " + SoakHistoryLog.micros() + " " + r.partition + " "
+                  + r.offset);
     }
 
     private static KafkaManualCommit manualCommit(Rec r) {
