@@ -105,6 +105,13 @@ public final class Dispatcher {
         startAll(toStart);
     }
 
+    /** True when records were dropped (blocked) since the last {@link #cancel}: the fetch thread must seek them back. */
+    public boolean hasDropped() {
+        synchronized (lock) {
+            return !dropped.isEmpty();
+        }
+    }
+
     /**
      * Removes every queued (not yet started) record that matches, marking it CANCELLED, and returns them together with
      * the records dropped since the last call because they were blocked. Running records are left alone.
@@ -244,6 +251,9 @@ public final class Dispatcher {
             queued--;
             if (item.isBlocked()) {
                 item.transition(WorkItem.QUEUED, WorkItem.CANCELLED);
+                for (WorkItem r : item.records()) {
+                    r.partitionState().markDropPending(); // its other partitions wait for the seek back too
+                }
                 dropped.add(item);
                 releaseLane(item);
                 continue;

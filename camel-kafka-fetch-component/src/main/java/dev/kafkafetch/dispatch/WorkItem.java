@@ -142,7 +142,7 @@ public final class WorkItem {
 
     /** True when it must not start: a record's partition is retired or waits for a seek back. */
     boolean isBlocked() {
-        return touches(s -> s.isBreakPending() || s.isRetired());
+        return touches(PartitionState::isBlocked);
     }
 
     public PartitionState partitionState() {

@@ -369,9 +369,12 @@ public final class KafkaFetchRecords implements Runnable {
         return false;
     }
 
-    /** breakOnFirstError and Pausable EIP failures seek their partitions back. */
+    /**
+     * breakOnFirstError and Pausable EIP failures seek their partitions back, and so do records the dispatcher dropped
+     * because they shared a batch with such a partition.
+     */
     private void seekBack() {
-        if (!breaks.isEmpty()) {
+        if (!breaks.isEmpty() || dispatcher.hasDropped()) {
             partitions.seekBack(breaks);
             breaks.clear();
         }

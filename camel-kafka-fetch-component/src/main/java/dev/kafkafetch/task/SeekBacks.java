@@ -68,27 +68,28 @@ final class SeekBacks {
      * and the group are not touched; nothing is committed here.
      */
     void seekBack(List<WorkItem> failed) {
-        // what the dispatcher dropped because its partition waits for a seek back goes back with it
+        // what the dispatcher dropped because one of its partitions waits for a seek back: that partition is parked
+        // (its own seek back is asked for below), and a batch's other partitions are sought back to it too
+        Map<PartitionState, Long> targets = new HashMap<>();
         for (WorkItem dropped : dispatcher.cancel(i -> false)) {
             for (WorkItem r : dropped.records()) {
-                if (!r.partitionState().isRetired()) {
-                    parked.merge(r.partitionState(), r.offset(), Math::min);
-                }
+                dropTo(targets, r);
             }
         }
-        Map<PartitionState, Long> targets = new HashMap<>();
         Set<PartitionState> asked = new HashSet<>();
         for (WorkItem item : failed) {
             metrics.redelivering();
             Map<PartitionState, Long> firsts = new HashMap<>();
+            Map<PartitionState, Long> lasts = new HashMap<>();
             for (WorkItem r : item.records()) {
                 asked.add(r.partitionState());
                 if (r.partitionState().holdsUnfinished(r.seq(), r.generation())) {
                     firsts.merge(r.partitionState(), r.offset(), Math::min);
+                    lasts.merge(r.partitionState(), r.offset(), Math::max);
                 }
             }
             firsts.forEach((state, offset) -> {
-                state.redeliver(offset, item.attempt() + 1);
+                state.redeliver(offset, lasts.get(state), item.attempt() + 1);
                 targets.merge(state, offset, Math::min);
                 LOG.warn("Fetch task {}: {} failed (delivery attempt {}{}); seeking {} back to offset {}", taskName,
                         item,

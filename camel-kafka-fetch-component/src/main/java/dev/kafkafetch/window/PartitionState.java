@@ -25,10 +25,12 @@ public final class PartitionState {
     private int finishedHeldAtCommit;
     private long manualTarget = -1;
     private long redeliveryOffset = -1;
+    private long redeliveryUntil = -1;
     private int redeliveryAttempt;
     private long delayedUntilMs;
     private volatile boolean retired;
     private volatile boolean breakPending;
+    private volatile boolean dropPending;
     private final AtomicInteger deadLettersPending = new AtomicInteger();
 
     /** @param committed the group's committed offset when the partition was assigned, or -1 when unknown */
@@ -84,18 +86,23 @@ public final class PartitionState {
 
     /** How often the record at {@code offset} has been delivered so far by this task, plus one. */
     public int attemptFor(long offset) {
-        return offset == redeliveryOffset ? redeliveryAttempt : 1;
+        return offset >= redeliveryOffset && offset <= redeliveryUntil ? redeliveryAttempt : 1;
     }
 
     /** Seeks back: drops every held record from {@code offset} on (they will be polled again); records may start. */
     public void rewind(long offset) {
         window.truncateFrom(offset);
         breakPending = false;
+        dropPending = false;
     }
 
-    /** The record at {@code offset} failed and will be polled again as delivery {@code nextAttempt}. */
-    public void redeliver(long offset, int nextAttempt) {
+    /**
+     * The records from {@code offset} to {@code until} (a failed record, or a failed batch's records of this partition)
+     * will be polled again as delivery {@code nextAttempt}.
+     */
+    public void redeliver(long offset, long until, int nextAttempt) {
         redeliveryOffset = offset;
+        redeliveryUntil = until;
         redeliveryAttempt = nextAttempt;
     }
 
@@ -111,6 +118,19 @@ public final class PartitionState {
 
     public boolean isBreakPending() {
         return breakPending;
+    }
+
+    /**
+     * Any thread: the dispatcher dropped one of its records (it shared a batch with a partition waiting for a seek
+     * back): nothing of it may start until the fetch thread sought it back to that record.
+     */
+    public void markDropPending() {
+        dropPending = true;
+    }
+
+    /** True while a seek back is asked for or a dropped record waits for one: no record of it may start. */
+    public boolean isBlocked() {
+        return breakPending || dropPending || retired;
     }
 
     /** Paused until then (epoch ms): its next record is a retry letter that is not due yet; 0 when not delayed. */

@@ -2,8 +2,10 @@ package dev.kafkafetch.it;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -29,6 +31,8 @@ class BatchBreakOnFirstErrorMaxAttemptsIT extends KafkaFetchITSupport {
 
     private final List<Integer> attempts = new CopyOnWriteArrayList<>();
     private final List<List<String>> failedBatches = new CopyOnWriteArrayList<>();
+    /** Per failed delivery: each record's own delivery-attempt header. */
+    private final List<Map<String, Integer>> recordAttempts = new CopyOnWriteArrayList<>();
     private final List<String> done = new CopyOnWriteArrayList<>();
 
     @Test
@@ -88,11 +92,14 @@ class BatchBreakOnFirstErrorMaxAttemptsIT extends KafkaFetchITSupport {
                         .routeId("r")
                         .process(e -> {
                             List<String> ids = new ArrayList<>();
+                            Map<String, Integer> perRecord = new HashMap<>();
                             Integer attempt = e.getMessage().getHeader(KafkaFetchConstants.DELIVERY_ATTEMPT,
                                     Integer.class);
                             for (Exchange r : DeadLetters.exchanges(e)) {
                                 String id = r.getMessage().getBody(String.class);
                                 ids.add(id);
+                                perRecord.put(id, r.getMessage().getHeader(KafkaFetchConstants.DELIVERY_ATTEMPT,
+                                        Integer.class));
                                 if (id.equals(poison) && attempt == null) {
                                     attempt = r.getMessage().getHeader(KafkaFetchConstants.DELIVERY_ATTEMPT,
                                             Integer.class);
@@ -102,6 +109,7 @@ class BatchBreakOnFirstErrorMaxAttemptsIT extends KafkaFetchITSupport {
                                 // the batch holding the first record always fails
                                 attempts.add(attempt);
                                 failedBatches.add(ids);
+                                recordAttempts.add(perRecord);
                                 throw new IllegalStateException("batch with " + poison + " fails");
                             }
                             done.addAll(ids);
@@ -130,6 +138,14 @@ class BatchBreakOnFirstErrorMaxAttemptsIT extends KafkaFetchITSupport {
         assertThat(attempts.size()).as("deliveries of the failing batch (attempt headers of the first ones: %s)",
                 firstAttempts).isEqualTo(3);
         assertThat(attempts).as("delivery attempts").containsExactly(1, 2, 3);
+        for (int i = 1; i < 3; i++) {
+            for (String id : failedBatches.get(i)) {
+                if (failedBatches.get(i - 1).contains(id)) {
+                    assertThat(recordAttempts.get(i).get(id)).as("attempt header of %s in delivery %d", id, i + 1)
+                            .isEqualTo(i + 1);
+                }
+            }
+        }
         return failedBatches.get(2);
     }
 }
