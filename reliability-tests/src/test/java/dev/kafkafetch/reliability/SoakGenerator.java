@@ -16,6 +16,12 @@ import java.util.TreeSet;
  * without {@code breakOnFirstErrorMaxAttempts} re-delivers a record that always fails forever) is drawn again from the
  * same random stream. Faults are drawn against a simulation of which members run, so a SIGKILL always hits a running
  * child JVM, a leave never empties the group, and a join starts a member that is not running.
+ * <p>
+ * The options added since the first soak ({@link SoakOptions.Extra}: offsetMap, Micrometer meters, retryDelays,
+ * fetchWaitMaxMs, maxPartitionFetchBytes, commitTimeoutMs) are drawn afterwards from a second random stream derived
+ * from the seed, so that every seed still gives the combination of options, faults and records it gave before they
+ * existed (the CI seeds keep covering what they were picked for) and only gains the new knobs. A draw of them the
+ * endpoint refuses with the rest (retryDelays with breakOnFirstError) is drawn again from that stream.
  */
 final class SoakGenerator {
 
@@ -24,6 +30,11 @@ final class SoakGenerator {
     private static final String[] PROTOCOLS = { "eager", "cooperative", "consumer" };
     private static final int[] POLL_RECORDS = { 10, 50, 200 };
     private static final int[] IN_FLIGHT = { 10, 50, 100, 250, 500 };
+    /** retryDelays as written in the URI: plain milliseconds and durations, one to three retry topics. */
+    private static final String[] RETRY_DELAYS = { "200,500", "300ms,1s", "500", "250ms,500ms,1s" };
+    private static final String[] COMMIT_TIMEOUTS = { "2s", "3000", "10s" };
+    /** Mixed into the seed for the stream of the knobs added later ("soak2"). */
+    private static final long EXTRA_STREAM = 0x736f616b32L;
 
     private SoakGenerator() {
     }
@@ -37,7 +48,26 @@ final class SoakGenerator {
             }
             SoakSchedule schedule = schedule(r, options);
             if (invalid(options, schedule) == null) {
-                return new SoakCase(seed, options, schedule);
+                return new SoakCase(seed, withExtra(new Random(mix(seed) ^ EXTRA_STREAM), options), schedule);
+            }
+        }
+    }
+
+    /** Adds the later knobs to a valid combination, drawing again while the endpoint would refuse them. */
+    private static SoakOptions withExtra(Random r, SoakOptions base) {
+        while (true) {
+            boolean offsetMap = r.nextInt(100) >= 30;
+            int roll = r.nextInt(100);
+            boolean registry = roll >= 55;
+            boolean perPartition = roll >= 40 && roll < 55 || roll >= 80;
+            String retryDelays = r.nextInt(100) < 40 ? RETRY_DELAYS[r.nextInt(RETRY_DELAYS.length)] : null;
+            int fetchWaitMaxMs = r.nextInt(100) < 30 ? pick(r, 10, 100) : 0;
+            int maxPartitionFetchBytes = r.nextInt(100) < 30 ? pick(r, 256, 4096) : 0;
+            String commitTimeout = r.nextInt(100) < 35 ? COMMIT_TIMEOUTS[r.nextInt(COMMIT_TIMEOUTS.length)] : null;
+            SoakOptions o = base.withExtra(new SoakOptions.Extra(offsetMap, registry, perPartition, retryDelays,
+                    fetchWaitMaxMs, maxPartitionFetchBytes, commitTimeout));
+            if (o.invalidReason() == null) {
+                return o;
             }
         }
     }
@@ -85,7 +115,7 @@ final class SoakGenerator {
         return new SoakOptions(partitions, keys, List.copyOf(children), initial, consumersCount, protocol,
                 maxConcurrency, ordering, batching, batchingInterval, bofe, bofeMax, manual,
                 "nth".equals(manual) ? manualEvery : 0, "later".equals(manual) ? manualDelay : 0, autoCommit, dlt,
-                stall, maxPollInterval, maxPollRecords, maxInFlight, work);
+                stall, maxPollInterval, maxPollRecords, maxInFlight, work, SoakOptions.Extra.DEFAULTS);
     }
 
     private static SoakSchedule schedule(Random r, SoakOptions o) {
