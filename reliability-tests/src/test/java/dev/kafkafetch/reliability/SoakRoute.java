@@ -226,8 +226,18 @@ final class SoakRoute implements Processor, ExceptionHandler {
     private void commit(List<Rec> recs) {
         switch (options.manualCommit()) {
             case "sync" -> recs.forEach(this::commitNow);
-            case "nth" -> recs.stream().filter(r -> r.readOffset() % options.manualEvery() == 0)
-                    .forEach(this::commitNow);
+            case "nth" -> {
+                // a commit() completes once the records before it are finished; in a batch they finish only with the
+                // batch, so a batch commits every record up to its last N-th offset, in order (each commit() marks its
+                // record finished) — committing the N-th alone would wait for its own batch until commitTimeoutMs
+                int last = -1;
+                for (int i = 0; i < recs.size(); i++) {
+                    if (recs.get(i).readOffset() % options.manualEvery() == 0) {
+                        last = i;
+                    }
+                }
+                recs.subList(0, last + 1).forEach(this::commitNow);
+            }
             case "later" -> {
                 for (Rec r : recs) {
                     KafkaManualCommit c = manualCommit(r);
