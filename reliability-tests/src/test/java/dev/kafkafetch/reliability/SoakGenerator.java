@@ -21,7 +21,8 @@ import java.util.TreeSet;
  * fetchWaitMaxMs, maxPartitionFetchBytes, commitTimeoutMs) are drawn afterwards from a second random stream derived
  * from the seed, so that every seed still gives the combination of options, faults and records it gave before they
  * existed (the CI seeds keep covering what they were picked for) and only gains the new knobs. A draw of them the
- * endpoint refuses with the rest (retryDelays with breakOnFirstError) is drawn again from that stream.
+ * endpoint refuses with the rest (retryDelays with breakOnFirstError) is drawn again from that stream; retryDelays
+ * with no failing record in the plan gets a few from that stream too.
  */
 final class SoakGenerator {
 
@@ -48,9 +49,26 @@ final class SoakGenerator {
             }
             SoakSchedule schedule = schedule(r, options);
             if (invalid(options, schedule) == null) {
-                return new SoakCase(seed, withExtra(new Random(mix(seed) ^ EXTRA_STREAM), options), schedule);
+                Random extra = new Random(mix(seed) ^ EXTRA_STREAM);
+                SoakOptions withExtra = withExtra(extra, options);
+                return new SoakCase(seed, withExtra, withFailures(extra, withExtra, schedule));
             }
         }
+    }
+
+    /**
+     * Retry topics carry only failed records: when retryDelays is drawn and no record of the plan fails, 1-3 records
+     * failing 1-3 times are added (some then use up every retry), from the second stream.
+     */
+    private static SoakSchedule withFailures(Random r, SoakOptions o, SoakSchedule s) {
+        SoakRecordPlan plan = s.plan();
+        if (!o.retries() || plan.count(SoakRecordPlan.Kind.FAIL_ALWAYS) + plan.count(SoakRecordPlan.Kind.FAIL_N) > 0) {
+            return s;
+        }
+        Map<Integer, SoakRecordPlan.Behaviour> special = new HashMap<>(plan.special());
+        place(r, special, s.plannedRecords(), 1 + r.nextInt(3), SoakRecordPlan.Kind.FAIL_N, 1 + r.nextInt(3));
+        return new SoakSchedule(s.backlog(), s.ratePerSecond(), s.durationMs(), s.faults(),
+                new SoakRecordPlan(Map.copyOf(special)));
     }
 
     /** Adds the later knobs to a valid combination, drawing again while the endpoint would refuse them. */
