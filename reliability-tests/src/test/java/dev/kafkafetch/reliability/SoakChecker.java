@@ -22,9 +22,9 @@ import org.apache.kafka.common.TopicPartition;
  *       execution that ended {@code ok}, or that called the record's synchronous manual {@code commit()} before its
  *       member was killed), present in the dead-letter topic (mapped back by its provenance headers), or skipped by the
  *       documented log-and-skip rule (the consumer's exception handler got it, or breakOnFirstError without a
- *       dead-letter topic gave up after {@code breakOnFirstErrorMaxAttempts}, or it failed in the last retry topic
- *       without one). With {@code retryDelays} a record succeeding on any attempt (from the source or a retry topic)
- *       is completed; a record handed to a retry topic counts finished in its source partition, so an unresolved
+ *       dead-letter topic gave up after {@code breakOnFirstErrorMaxAttempts} — a batch as a whole, once the highest
+ *       attempt of its records reaches it —, or it failed in the last retry topic without one). With
+ *       {@code retryDelays} a record succeeding on any attempt (from the source or a retry topic) is completed; a record handed to a retry topic counts finished in its source partition, so an unresolved
  *       record is lost only when every retry letter of it was committed past too, else it is stuck.</li>
  *   <li><b>no overlap</b> of two executions of one lane: a partition (PARTITION) or a key of a partition (KEY); a
  *       record read from a retry topic runs in the lane of its partition (and key) there, not in its source lane.

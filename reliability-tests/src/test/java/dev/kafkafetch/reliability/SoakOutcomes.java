@@ -46,6 +46,12 @@ final class SoakOutcomes {
             leftOrder.add(n);
             byRetryPlace.put(stageOf(l.topic()) + " " + l.letterPartition() + "@" + l.letterOffset(), n);
         }
+        // a batch is delivered as a whole: its delivery count is the highest attempt of its records (only the first
+        // record of each partition in a re-delivered batch counts up), and it is handed on as a whole
+        Map<String, Integer> execAttempt = new HashMap<>();
+        for (SoakHistory.Start s : h.starts) {
+            execAttempt.merge(s.exec(), s.attempt(), Math::max);
+        }
         Set<String> failedExecs = new HashSet<>();
         for (SoakHistory.Start s : h.starts) {
             Integer n = number(s.partition(), s.offset());
@@ -71,8 +77,8 @@ final class SoakOutcomes {
             }
             failedExecs.add(s.exec());
             if (o.breakOnFirstError() && !o.deadLetterTopic() && o.breakOnFirstErrorMaxAttempts() > 0
-                && s.attempt() >= o.breakOnFirstErrorMaxAttempts()) {
-                skipped.add(n); // breakOnFirstError gave up and no dead-letter topic: logged and skipped
+                && execAttempt.get(s.exec()) >= o.breakOnFirstErrorMaxAttempts()) {
+                skipped.add(n); // breakOnFirstError gave up and no dead-letter topic: logged and skipped (a batch whole)
             }
             if (o.retries()) {
                 leftOrder.add(n);

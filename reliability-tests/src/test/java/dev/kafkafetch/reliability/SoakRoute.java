@@ -106,6 +106,11 @@ final class SoakRoute implements Processor, ExceptionHandler {
             return stage == 0 ? "-" : retryPartition + "@" + retryOffset;
         }
 
+        Rec withAttempt(int a) {
+            return new Rec(exchange, partition, offset, n, key, a, undeserializable, stage, retryPartition,
+                    retryOffset);
+        }
+
         /** The offset in the topic it was read from (what its manual commit commits). */
         long readOffset() {
             return stage == 0 ? offset : retryOffset;
@@ -120,6 +125,12 @@ final class SoakRoute implements Processor, ExceptionHandler {
         if (body instanceof List<?> list) {
             for (Object child : list) {
                 recs.add(rec((Exchange) child));
+            }
+            Integer batchAttempt = exchange.getMessage().getHeader(KafkaFetchConstants.DELIVERY_ATTEMPT,
+                    Integer.class);
+            if (batchAttempt != null) {
+                // the docs say the batch exchange carries the batch's delivery count; today only its records do
+                recs.replaceAll(r -> r.attempt >= batchAttempt ? r : r.withAttempt(batchAttempt));
             }
         } else {
             recs.add(rec(exchange));
