@@ -33,7 +33,7 @@ final class InProcessSoakMember implements SoakMember {
         SoakRoute route = new SoakRoute(name, log, soakCase);
         CamelContext context = new DefaultCamelContext();
         context.getShutdownStrategy().setTimeout(20);
-        context.getRegistry().bind(SoakOptions.EXCEPTION_HANDLER, route);
+        route.bindTo(context);
         context.addRoutes(route.builder(uri));
         context.start();
         SoakTaskWatcher watcher = new SoakTaskWatcher(name, log,

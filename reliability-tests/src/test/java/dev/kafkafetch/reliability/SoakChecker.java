@@ -13,6 +13,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 
+import org.apache.kafka.common.TopicPartition;
+
 /**
  * Checks the history of one soak combination against kafka-fetch's promises and gives the verdict.
  * <ul>
@@ -20,8 +22,12 @@ import java.util.TreeMap;
  *       execution that ended {@code ok}, or that called the record's synchronous manual {@code commit()} before its
  *       member was killed), present in the dead-letter topic (mapped back by its provenance headers), or skipped by the
  *       documented log-and-skip rule (the consumer's exception handler got it, or breakOnFirstError without a
- *       dead-letter topic gave up after {@code breakOnFirstErrorMaxAttempts}).</li>
- *   <li><b>no overlap</b> of two executions of one lane: a partition (PARTITION) or a key of a partition (KEY).
+ *       dead-letter topic gave up after {@code breakOnFirstErrorMaxAttempts} — a batch as a whole, once the highest
+ *       attempt of its records reaches it —, or it failed in the last retry topic without one). With
+ *       {@code retryDelays} a record succeeding on any attempt (from the source or a retry topic) is completed; a record handed to a retry topic counts finished in its source partition, so an unresolved
+ *       record is lost only when every retry letter of it was committed past too, else it is stuck.</li>
+ *   <li><b>no overlap</b> of two executions of one lane: a partition (PARTITION) or a key of a partition (KEY); a
+ *       record read from a retry topic runs in the lane of its partition (and key) there, not in its source lane.
  *       <em>Within one fetch task</em> (one member, i.e. one CamelContext or JVM incarnation, with
  *       {@code consumersCount=1}) the only excused overlap is a record abandoned as stalled: with
  *       {@code stallTimeoutMs} and a dead-letter topic the record is dead-lettered and its lane moves on while its
@@ -38,7 +44,9 @@ import java.util.TreeMap;
  *       means the revoke did not wait.</li>
  *   <li><b>order</b> (PARTITION, KEY): per lane, the first successful executions of the records are in offset order.
  *       Records that were dead-lettered or skipped are left out (a stalled or failed record is passed by design), and
- *       re-deliveries after faults do not count (only each record's first success does).</li>
+ *       re-deliveries after faults do not count (only each record's first success does). With {@code retryDelays}
+ *       records that failed, have a retry letter or ran from a retry topic are left out too: a retried record leaves
+ *       its partition's and key's order by design.</li>
  *   <li><b>duplicates</b> (completions + dead letters beyond one per record) within the bound the combination's
  *       options and faults give ({@link #dupBound}).</li>
  *   <li><b>no hang</b>: no record left neither resolved nor committed past when the run stops waiting (thread dumps
@@ -56,75 +64,22 @@ final class SoakChecker {
     private final Map<Integer, IdProducer.Position> produced;
     private final Map<IdProducer.Position, Integer> byPosition = new HashMap<>();
     private final List<SoakDeadLetters.DeadLetter> deadLetters;
+    private final List<SoakDeadLetters.DeadLetter> retryLetters;
 
+    /** @param retryLetters what the retry topics hold (none without retryDelays) */
     SoakChecker(SoakCase soakCase, SoakHistory history, Map<Integer, IdProducer.Position> produced,
-                List<SoakDeadLetters.DeadLetter> deadLetters) {
+                List<SoakDeadLetters.DeadLetter> deadLetters, List<SoakDeadLetters.DeadLetter> retryLetters) {
         this.soakCase = soakCase;
         this.o = soakCase.options();
         this.h = history;
         this.produced = produced;
         this.deadLetters = deadLetters;
+        this.retryLetters = retryLetters;
         produced.forEach((n, pos) -> byPosition.put(pos, n));
     }
 
-    /** What happened to each record: completions, dead letters, skips. */
-    private final class Outcomes {
-        final Map<Integer, Integer> ok = new HashMap<>();
-        final Map<Integer, Integer> dead = new HashMap<>();
-        final Set<Integer> skipped = new HashSet<>();
-        int unattributedDeadLetters;
-        int failedExecutions;
-
-        Outcomes() {
-            Set<String> failedExecs = new HashSet<>();
-            for (SoakHistory.Start s : h.starts) {
-                SoakHistory.End e = h.ends.get(s.exec());
-                Integer n = number(s.partition(), s.offset());
-                if (n == null) {
-                    continue;
-                }
-                if (e == null) {
-                    // killed after the route's own synchronous commit() of the record: the route was done with it
-                    if (h.endOfMember(s.member()) >= 0
-                        && h.manualCommits.contains(s.member() + " " + s.partition() + "@" + s.offset())) {
-                        ok.merge(n, 1, Integer::sum);
-                    }
-                    continue;
-                }
-                if (e.ok()) {
-                    ok.merge(n, 1, Integer::sum);
-                } else if (h.committedByRoute.contains(s.member() + " " + s.partition() + "@" + s.offset())) {
-                    // the route committed the record itself before its execution failed (a batch whose later
-                    // record's commit failed): the route declared it done
-                    ok.merge(n, 1, Integer::sum);
-                } else {
-                    failedExecs.add(s.exec());
-                    if (o.breakOnFirstError() && !o.deadLetterTopic() && o.breakOnFirstErrorMaxAttempts() > 0
-                        && s.attempt() >= o.breakOnFirstErrorMaxAttempts()) {
-                        skipped.add(n); // breakOnFirstError gave up and no dead-letter topic: logged and skipped
-                    }
-                }
-            }
-            failedExecutions = failedExecs.size();
-            for (SoakHistory.RecordEvent x : h.skips) {
-                Integer n = number(x.partition(), x.offset());
-                if (n != null) {
-                    skipped.add(n);
-                }
-            }
-            for (SoakDeadLetters.DeadLetter d : deadLetters) {
-                Integer n = number(d.partition(), d.offset());
-                if (n == null) {
-                    unattributedDeadLetters++;
-                } else {
-                    dead.merge(n, 1, Integer::sum);
-                }
-            }
-        }
-
-        boolean resolved(int n) {
-            return ok.containsKey(n) || dead.containsKey(n) || skipped.contains(n);
-        }
+    private SoakOutcomes outcomes() {
+        return new SoakOutcomes(o, h, byPosition, deadLetters, retryLetters);
     }
 
     /** Every execution of the record at {@code pos}: member, attempt, outcome (with the failure's reason). */
@@ -134,7 +89,10 @@ final class SoakChecker {
         for (SoakHistory.Start s : h.starts) {
             if (s.partition() == pos.partition() && s.offset() == pos.offset()) {
                 SoakHistory.End e = h.ends.get(s.exec());
-                sb.append(' ').append(s.exec()).append(" attempt ").append(s.attempt()).append(" at ")
+                sb.append(' ').append(s.exec()).append(s.retried() ? " retry-" + s.stage() + "@" + s.retryPartition()
+                                                                     + "/" + s.retryOffset()
+                        : "")
+                        .append(" attempt ").append(s.attempt()).append(" at ")
                         .append(clock(s.at().micros())).append(' ')
                         .append(e == null ? "never ended" : e.ok() ? "ok" : "fail " + e.reason()).append(';');
                 found++;
@@ -149,7 +107,7 @@ final class SoakChecker {
 
     /** Produced records not resolved yet (used while waiting for the run to drain). */
     Set<Integer> unresolved() {
-        Outcomes out = new Outcomes();
+        SoakOutcomes out = outcomes();
         Set<Integer> open = new HashSet<>();
         for (Integer n : produced.keySet()) {
             if (!out.resolved(n)) {
@@ -165,22 +123,33 @@ final class SoakChecker {
     }
 
     /**
-     * @param committed   the group's committed offsets after the final stop (partition to offset)
-     * @param endOffsets  the topic's end offsets
-     * @param hangReport  thread dumps taken when the run stopped waiting with records unresolved
+     * @param committed      the group's committed offsets after the final stop (partition to offset)
+     * @param endOffsets     the topic's end offsets
+     * @param retryCommitted the group's committed offsets of the retry topics after the final stop
+     * @param retryEnd       the retry topics' end offsets
+     * @param hangReport     thread dumps taken when the run stopped waiting with records unresolved
      */
-    SoakVerdict check(Map<Integer, Long> committed, Map<Integer, Long> endOffsets, String hangReport,
+    SoakVerdict check(Map<Integer, Long> committed, Map<Integer, Long> endOffsets,
+                      Map<TopicPartition, Long> retryCommitted, Map<TopicPartition, Long> retryEnd, String hangReport,
                       boolean childOutOfMemory) {
-        Outcomes out = new Outcomes();
+        SoakOutcomes out = outcomes();
         StringBuilder details = new StringBuilder();
         List<String> why = new ArrayList<>();
 
-        // unresolved records are lost when the group committed past them, else stuck (a hang)
+        // unresolved records are lost when the group committed past them (in the source topic and, with retries, in
+        // every retry topic holding a letter of theirs), else stuck (a hang)
         Map<Integer, IdProducer.Position> lost = new TreeMap<>();
         Map<Integer, IdProducer.Position> stuck = new TreeMap<>();
         produced.forEach((n, pos) -> {
             if (!out.resolved(n)) {
-                (pos.offset() < committed.getOrDefault(pos.partition(), 0L) ? lost : stuck).put(n, pos);
+                boolean committedPast = pos.offset() < committed.getOrDefault(pos.partition(), 0L);
+                for (SoakDeadLetters.DeadLetter l : out.retryLetters.getOrDefault(n, List.of())) {
+                    TopicPartition where = new TopicPartition(l.topic(), l.letterPartition());
+                    if (l.letterOffset() >= retryCommitted.getOrDefault(where, 0L)) {
+                        committedPast = false; // it still waits in a retry topic
+                    }
+                }
+                (committedPast ? lost : stuck).put(n, pos);
             }
         });
         if (!lost.isEmpty()) {
@@ -281,6 +250,11 @@ final class SoakChecker {
             details.append("  dead letters whose provenance names no produced record: ")
                     .append(out.unattributedDeadLetters).append('\n');
         }
+        if (out.unattributedRetryLetters > 0) {
+            why.add("retry-provenance");
+            details.append("  retry letters whose provenance names no produced record: ")
+                    .append(out.unattributedRetryLetters).append('\n');
+        }
         List<String> generationExamples = new ArrayList<>();
         int unexplained = unexplainedGenerationChanges(generationExamples);
         if (unexplained > 0) {
@@ -294,6 +268,13 @@ final class SoakChecker {
                 long c = committed.getOrDefault(p, 0L);
                 if (o.autoCommitEnable() ? c != end : c > end) {
                     behind.add("p" + p + " committed " + c + " end " + end);
+                }
+            });
+            retryEnd.forEach((tp, end) -> {
+                long c = retryCommitted.getOrDefault(tp, 0L);
+                if (o.autoCommitEnable() ? c != end : c > end) {
+                    behind.add("retry-" + SoakOutcomes.stageOf(tp.topic()) + "/p" + tp.partition() + " committed " + c
+                               + " end " + end);
                 }
             });
             if (!behind.isEmpty()) {
@@ -319,8 +300,10 @@ final class SoakChecker {
                       + " order-violations=" + (overlaps + inversions)
                       + " verdict=" + (why.isEmpty() ? "PASS" : "FAIL")
                       + (why.isEmpty() ? "" : " why=" + String.join(",", why))
-                      + " stats=completed:" + out.ok.size() + ",dlt:" + deadLetters.size() + ",skipped:"
-                      + out.skipped.size() + ",failedExecs:" + out.failedExecutions + ",overlaps:" + overlaps
+                      + " stats=completed:" + out.ok.size() + ",dlt:" + deadLetters.size()
+                      + (o.retries() ? ",retryLetters:" + retryLetters.size() + ",retried:" + retriedRecords(out) : "")
+                      + ",skipped:" + out.skipped.size() + ",failedExecs:" + out.failedExecutions + ",overlaps:"
+                      + overlaps
                       + ",inversions:" + inversions + ",heldMax:" + maxHeld + "/" + o.maxInFlightRecords()
                       + ",dupRatio:" + ratio(dups, bound.value);
         details.insert(0, "  dupBound " + bound.formula + "\n");
@@ -328,6 +311,11 @@ final class SoakChecker {
     }
 
     private record Bound(long value, String formula) {
+    }
+
+    /** Records with at least one retry letter. */
+    private static int retriedRecords(SoakOutcomes out) {
+        return out.retryLetters.size();
     }
 
     private static String ratio(long dups, long bound) {
@@ -343,8 +331,9 @@ final class SoakChecker {
      * <ul>
      *   <li>each rebalance (a member's task joining or leaving, including the initial joins and the rejoin after a
      *       kill or restart): nothing when records finish in offset order and revoke commits everything finished
-     *       (PARTITION with autoCommitEnable), else up to one window ({@code maxInFlightRecords}) per task of every
-     *       member; without autoCommitEnable also what the manual commits left behind per partition;</li>
+     *       (PARTITION with autoCommitEnable, without retry topics), else up to one window
+     *       ({@code maxInFlightRecords}) per task of every member; without autoCommitEnable also what the manual
+     *       commits left behind per partition read (the retry topics' too);</li>
      *   <li>each SIGKILL: the killed member's tasks' windows plus one commit interval of work ({@code peak} = most
      *       records completed within any 200 ms); each broker restart: the same for every task of every member;</li>
      *   <li>each breakOnFirstError seek-back (a failed execution): a window, unless PARTITION order keeps everything
@@ -352,6 +341,9 @@ final class SoakChecker {
      *   <li>each record dead-lettered as stalled may still complete; each slow record running through a fault may be
      *       given up by the revoke and run again.</li>
      * </ul>
+     * Retry topics add no term of their own: a retry letter is a record of a partition the task reads, in the same
+     * window, so a fault re-delivers it (or its source record, which then fails into a second letter) within the terms
+     * above; a record completes at most once per letter or source delivery.
      */
     private Bound dupBound(int failedExecutions, int stalled) {
         SoakSchedule s = soakCase.schedule();
@@ -364,16 +356,20 @@ final class SoakChecker {
             case "later" -> (int) window;
             default -> 0;
         };
-        long perRebalance = ("PARTITION".equals(o.ordering()) && o.autoCommitEnable() ? 0 : members * tasks * window)
-                            + (long) o.partitions() * manualSpan;
+        // with retries a failed record finishes only when its retry letter is acknowledged, after later ones: PARTITION
+        // order no longer means records finish in offset order
+        boolean inOrder = "PARTITION".equals(o.ordering()) && o.autoCommitEnable() && !o.retries();
+        // manual commits leave up to manualSpan behind in every partition read, retry topics' included
+        int partitionsRead = o.partitions() * (1 + o.retryStages());
+        long perRebalance = (inOrder ? 0 : members * tasks * window) + (long) partitionsRead * manualSpan;
         int rebalances = Math.max(0, tasks * (o.initialMembers() + 2 * s.count(SoakFault.Kind.RESTART)
                                               + s.count(SoakFault.Kind.JOIN) + s.count(SoakFault.Kind.LEAVE)
                                               + s.count(SoakFault.Kind.KILL))
                                      - 1);
         int kills = s.count(SoakFault.Kind.KILL);
         int brokers = s.count(SoakFault.Kind.BROKER);
-        long perKill = tasks * (window + peak) + (long) o.partitions() * manualSpan;
-        long perBroker = members * tasks * (window + peak) + (long) o.partitions() * manualSpan;
+        long perKill = tasks * (window + peak) + (long) partitionsRead * manualSpan;
+        long perBroker = members * tasks * (window + peak) + (long) partitionsRead * manualSpan;
         long perSeekBack = o.breakOnFirstError() && !"PARTITION".equals(o.ordering()) ? window : 0;
         int faults = rebalances + kills + brokers;
         long slow = (long) s.plan().slow() * faults;
@@ -426,8 +422,13 @@ final class SoakChecker {
         return h.endOfMember(exec.substring(0, exec.indexOf('#')));
     }
 
+    /**
+     * The lane of an execution: its partition (and key). A record read from a retry topic runs in the lane of its
+     * partition there (it left the order of its source partition by design).
+     */
     private String lane(SoakHistory.Start s) {
-        return "KEY".equals(o.ordering()) ? "p" + s.partition() + "/" + s.key() : "p" + s.partition();
+        String partition = s.retried() ? "r" + s.stage() + ":p" + s.retryPartition() : "p" + s.partition();
+        return "KEY".equals(o.ordering()) ? partition + "/" + s.key() : partition;
     }
 
     private SoakHistory.Clock endOf(SoakHistory.Start s) {
@@ -507,12 +508,13 @@ final class SoakChecker {
                + ".." + (i.end().micros() == Long.MAX_VALUE ? "never" : clock(i.end().micros())) + "]";
     }
 
-    private int inversions(Outcomes out, List<String> examples) {
+    private int inversions(SoakOutcomes out, List<String> examples) {
         Map<Integer, SoakHistory.Start> firstOk = new HashMap<>();
         for (SoakHistory.Start s : h.starts) {
             SoakHistory.End e = h.ends.get(s.exec());
             Integer n = number(s.partition(), s.offset());
-            if (e == null || !e.ok() || n == null || out.dead.containsKey(n) || out.skipped.contains(n)) {
+            if (e == null || !e.ok() || n == null || out.dead.containsKey(n) || out.skipped.contains(n)
+                || out.leftOrder.contains(n)) {
                 continue;
             }
             firstOk.merge(n, s, (x, y) -> x.at().compare(y.at()) <= 0 ? x : y);

@@ -46,7 +46,7 @@ public final class SoakChildMain {
         SoakRoute route = new SoakRoute(member, log, soakCase);
         CamelContext context = new DefaultCamelContext();
         context.getShutdownStrategy().setTimeout(20);
-        context.getRegistry().bind(SoakOptions.EXCEPTION_HANDLER, route);
+        route.bindTo(context);
         context.addRoutes(route.builder(uri));
         context.start();
         new SoakTaskWatcher(member, log, () -> SoakTaskWatcher.snapshots(context)).start();

@@ -16,6 +16,13 @@ import java.util.TreeSet;
  * without {@code breakOnFirstErrorMaxAttempts} re-delivers a record that always fails forever) is drawn again from the
  * same random stream. Faults are drawn against a simulation of which members run, so a SIGKILL always hits a running
  * child JVM, a leave never empties the group, and a join starts a member that is not running.
+ * <p>
+ * The options added since the first soak ({@link SoakOptions.Extra}: offsetMap, Micrometer meters, retryDelays,
+ * fetchWaitMaxMs, maxPartitionFetchBytes, commitTimeoutMs) are drawn afterwards from a second random stream derived
+ * from the seed, so that every seed still gives the combination of options, faults and records it gave before they
+ * existed (the CI seeds keep covering what they were picked for) and only gains the new knobs. A draw of them the
+ * endpoint refuses with the rest (retryDelays with breakOnFirstError) is drawn again from that stream; retryDelays
+ * with no failing record in the plan gets a few from that stream too.
  */
 final class SoakGenerator {
 
@@ -24,6 +31,11 @@ final class SoakGenerator {
     private static final String[] PROTOCOLS = { "eager", "cooperative", "consumer" };
     private static final int[] POLL_RECORDS = { 10, 50, 200 };
     private static final int[] IN_FLIGHT = { 10, 50, 100, 250, 500 };
+    /** retryDelays as written in the URI: plain milliseconds and durations, one to three retry topics. */
+    private static final String[] RETRY_DELAYS = { "200,500", "300ms,1s", "500", "250ms,500ms,1s" };
+    private static final String[] COMMIT_TIMEOUTS = { "2s", "3000", "10s" };
+    /** Mixed into the seed for the stream of the knobs added later ("soak2"). */
+    private static final long EXTRA_STREAM = 0x736f616b32L;
 
     private SoakGenerator() {
     }
@@ -37,7 +49,43 @@ final class SoakGenerator {
             }
             SoakSchedule schedule = schedule(r, options);
             if (invalid(options, schedule) == null) {
-                return new SoakCase(seed, options, schedule);
+                Random extra = new Random(mix(seed) ^ EXTRA_STREAM);
+                SoakOptions withExtra = withExtra(extra, options);
+                return new SoakCase(seed, withExtra, withFailures(extra, withExtra, schedule));
+            }
+        }
+    }
+
+    /**
+     * Retry topics carry only failed records: when retryDelays is drawn and no record of the plan fails, 1-3 records
+     * failing 1-3 times are added (some then use up every retry), from the second stream.
+     */
+    private static SoakSchedule withFailures(Random r, SoakOptions o, SoakSchedule s) {
+        SoakRecordPlan plan = s.plan();
+        if (!o.retries() || plan.count(SoakRecordPlan.Kind.FAIL_ALWAYS) + plan.count(SoakRecordPlan.Kind.FAIL_N) > 0) {
+            return s;
+        }
+        Map<Integer, SoakRecordPlan.Behaviour> special = new HashMap<>(plan.special());
+        place(r, special, s.plannedRecords(), 1 + r.nextInt(3), SoakRecordPlan.Kind.FAIL_N, 1 + r.nextInt(3));
+        return new SoakSchedule(s.backlog(), s.ratePerSecond(), s.durationMs(), s.faults(),
+                new SoakRecordPlan(Map.copyOf(special)));
+    }
+
+    /** Adds the later knobs to a valid combination, drawing again while the endpoint would refuse them. */
+    private static SoakOptions withExtra(Random r, SoakOptions base) {
+        while (true) {
+            boolean offsetMap = r.nextInt(100) >= 30;
+            int roll = r.nextInt(100);
+            boolean registry = roll >= 55;
+            boolean perPartition = roll >= 40 && roll < 55 || roll >= 80;
+            String retryDelays = r.nextInt(100) < 40 ? RETRY_DELAYS[r.nextInt(RETRY_DELAYS.length)] : null;
+            int fetchWaitMaxMs = r.nextInt(100) < 30 ? pick(r, 10, 100) : 0;
+            int maxPartitionFetchBytes = r.nextInt(100) < 30 ? pick(r, 256, 4096) : 0;
+            String commitTimeout = r.nextInt(100) < 35 ? COMMIT_TIMEOUTS[r.nextInt(COMMIT_TIMEOUTS.length)] : null;
+            SoakOptions o = base.withExtra(new SoakOptions.Extra(offsetMap, registry, perPartition, retryDelays,
+                    fetchWaitMaxMs, maxPartitionFetchBytes, commitTimeout));
+            if (o.invalidReason() == null) {
+                return o;
             }
         }
     }
@@ -85,7 +133,7 @@ final class SoakGenerator {
         return new SoakOptions(partitions, keys, List.copyOf(children), initial, consumersCount, protocol,
                 maxConcurrency, ordering, batching, batchingInterval, bofe, bofeMax, manual,
                 "nth".equals(manual) ? manualEvery : 0, "later".equals(manual) ? manualDelay : 0, autoCommit, dlt,
-                stall, maxPollInterval, maxPollRecords, maxInFlight, work);
+                stall, maxPollInterval, maxPollRecords, maxInFlight, work, SoakOptions.Extra.DEFAULTS);
     }
 
     private static SoakSchedule schedule(Random r, SoakOptions o) {

@@ -40,8 +40,16 @@ final class SoakHistory {
         static final Clock END_OF_TIME = new Clock("-", Long.MAX_VALUE, Long.MAX_VALUE);
     }
 
+    /**
+     * One record of an execution, named by where it was produced ({@code partition}, {@code offset}); {@code stage} 0
+     * when it was read from the source topic, n when from retry topic n, at {@code retryPartition}/{@code retryOffset}.
+     */
     record Start(String exec, String member, Clock at, String thread, int partition, long offset, int n, String key,
-            int attempt, int batchSize) {
+            int attempt, int batchSize, int stage, int retryPartition, long retryOffset) {
+
+        boolean retried() {
+            return stage > 0;
+        }
     }
 
     /** @param reason the exception's class and message when the execution failed, else empty */
@@ -63,15 +71,24 @@ final class SoakHistory {
 
     static final String HARNESS = "harness.history";
     /**
-     * "Record topic-partition@offset failed N times (breakOnFirstErrorMaxAttempts); it is skipped", or "... could not
-     * be deserialized; it is skipped" (never retried), or "... failed in the consumer listener; it is skipped".
+     * "Record [batch of N from ]topic-partition@offset failed N times (breakOnFirstErrorMaxAttempts|retryDelays); it
+     * is skipped", or "... could not be deserialized; it is skipped" (breakOnFirstError or retryDelays without a
+     * dead-letter topic). A batch is named by its first record.
      */
     private static final Pattern GIVEN_UP = Pattern.compile(
-            "Record_\\S*?-(\\d+)@(\\d+)_(failed_|could_not_be_deserialized).*skipped");
+            "Record_(?:batch_of_\\d+_from_)?(\\S+?)-(\\d+)@(\\d+)_(?:failed_|could_not_be_deserialized).*skipped");
+    private static final Pattern RETRY_STAGE = Pattern
+            .compile(Pattern.quote(SoakOptions.RETRY_TOPIC_INFIX) + "(\\d+)$");
+
+    /** A record given up without its exchange, where it was read: the source topic (stage 0) or retry topic n. */
+    record GivenUp(String member, Clock at, int stage, int partition, long offset) {
+    }
 
     final List<Start> starts = new ArrayList<>();
     final Map<String, End> ends = new HashMap<>();
     final List<RecordEvent> skips = new ArrayList<>();
+    /** Records given up in a retry topic (named by their place there; the checker maps them to where they came from). */
+    final List<GivenUp> retrySkips = new ArrayList<>();
     final List<RecordEvent> routedUndeserializable = new ArrayList<>();
     /** {@code member partition@offset} of every synchronous manual commit the route asked for. */
     final Set<String> manualCommits = new HashSet<>();
@@ -138,7 +155,8 @@ final class SoakHistory {
             switch (f[0]) {
                 case "S" -> starts.add(new Start(f[1], f[2], new Clock(jvm(f[2]), Long.parseLong(f[3]),
                         Long.parseLong(f[4])), f[5], Integer.parseInt(f[6]), Long.parseLong(f[7]),
-                        Integer.parseInt(f[8]), f[9], Integer.parseInt(f[10]), Integer.parseInt(f[11])));
+                        Integer.parseInt(f[8]), f[9], Integer.parseInt(f[10]), Integer.parseInt(f[11]),
+                        Integer.parseInt(f[12]), retryPartition(f[13]), retryOffset(f[13])));
                 case "E" -> ends.put(f[1], new End(f[1], f[2], new Clock(jvm(f[2]), Long.parseLong(f[3]),
                         Long.parseLong(f[4])), "ok".equals(f[5]), f.length > 6 ? f[6] : ""));
                 case "X", "R" -> {
@@ -151,8 +169,15 @@ final class SoakHistory {
                 case "P" -> {
                     Matcher m = GIVEN_UP.matcher(line);
                     if (m.find()) {
-                        skips.add(new RecordEvent('X', f[1], new Clock(jvm(f[1]), Long.parseLong(f[2]),
-                                Long.parseLong(f[3])), Integer.parseInt(m.group(1)), Long.parseLong(m.group(2))));
+                        Clock at = new Clock(jvm(f[1]), Long.parseLong(f[2]), Long.parseLong(f[3]));
+                        Matcher stage = RETRY_STAGE.matcher(m.group(1));
+                        int partition = Integer.parseInt(m.group(2));
+                        long offset = Long.parseLong(m.group(3));
+                        if (stage.find()) {
+                            retrySkips.add(new GivenUp(f[1], at, Integer.parseInt(stage.group(1)), partition, offset));
+                        } else {
+                            skips.add(new RecordEvent('X', f[1], at, partition, offset));
+                        }
                     }
                 }
                 case "G" -> assignments.add(new Assignment(f[1], Long.parseLong(f[2]), f[3], Integer.parseInt(f[4]),
@@ -173,6 +198,14 @@ final class SoakHistory {
         } catch (RuntimeException e) {
             // a malformed line (cannot happen with one write per event): ignored
         }
+    }
+
+    private static int retryPartition(String at) {
+        return "-".equals(at) ? -1 : Integer.parseInt(at.substring(0, at.indexOf('@')));
+    }
+
+    private static long retryOffset(String at) {
+        return "-".equals(at) ? -1 : Long.parseLong(at.substring(at.indexOf('@') + 1));
     }
 
     /** When {@code member} was SIGKILLed or its JVM ended after a stop (its unfinished executions end there), or -1. */

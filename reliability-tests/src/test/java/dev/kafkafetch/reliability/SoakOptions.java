@@ -22,12 +22,35 @@ import java.util.List;
  * @param stallTimeoutMs    0 = none
  * @param maxPollIntervalMs 0 = Kafka's default
  * @param workMs            what the route sleeps per record
+ * @param extra             the knobs added after the first soak (drawn from a random stream of their own, so that the
+ *                          seeds of the first soak still give the same combinations above)
  */
 record SoakOptions(int partitions, int keys, List<Boolean> childSlots, int initialMembers, int consumersCount,
         String protocol, int maxConcurrency, String ordering, boolean batching, int batchingIntervalMs,
         boolean breakOnFirstError, int breakOnFirstErrorMaxAttempts, String manualCommit, int manualEvery,
         int manualDelayMs, boolean autoCommitEnable, boolean deadLetterTopic, long stallTimeoutMs,
-        int maxPollIntervalMs, int maxPollRecords, int maxInFlightRecords, int workMs) {
+        int maxPollIntervalMs, int maxPollRecords, int maxInFlightRecords, int workMs, Extra extra) {
+
+    /**
+     * The knobs of the options added since the first soak.
+     *
+     * @param offsetMap              kafka-fetch's {@code offsetMap} (default true; takes effect with autoCommitEnable)
+     * @param meterRegistry          a Micrometer {@code SimpleMeterRegistry} is bound as {@code metricsRegistry} in every
+     *                               member's Camel registry, so the consumer registers its meters
+     * @param metricsPerPartition    {@code metricsPerPartition=true} (accepted, and ignored without a registry)
+     * @param retryDelays            {@code retryDelays} as written in the URI (e.g. {@code 200,500} or
+     *                               {@code 300ms,1s}), null = no retry topics
+     * @param fetchWaitMaxMs         {@code fetchWaitMaxMs}, 0 = the default
+     * @param maxPartitionFetchBytes {@code maxPartitionFetchBytes}, 0 = the default
+     * @param commitTimeout          {@code commitTimeoutMs} as written in the URI (milliseconds or a duration such as
+     *                               {@code 2s}), null = the default
+     */
+    record Extra(boolean offsetMap, boolean meterRegistry, boolean metricsPerPartition, String retryDelays,
+            int fetchWaitMaxMs, int maxPartitionFetchBytes, String commitTimeout) {
+
+        /** What a combination without any of the new knobs has (the endpoint's defaults). */
+        static final Extra DEFAULTS = new Extra(true, false, false, null, 0, 0, null);
+    }
 
     static final int COMMIT_INTERVAL_MS = 200;
     static final int SESSION_TIMEOUT_MS = 6000;
@@ -38,6 +61,8 @@ record SoakOptions(int partitions, int keys, List<Boolean> childSlots, int initi
     static final int POLL_TIMEOUT_MS = 1000;
     static final String ROUTE_ID = "soak";
     static final String EXCEPTION_HANDLER = "soakExceptionHandler";
+    /** The component's default {@code retryTopicPattern} is {@code {topic}.retry-{n}}. */
+    static final String RETRY_TOPIC_INFIX = ".retry-";
 
     int maxMembers() {
         return childSlots.size();
@@ -50,6 +75,56 @@ record SoakOptions(int partitions, int keys, List<Boolean> childSlots, int initi
     /** PARTITION or KEY: executions of one lane must not overlap and must run in offset order. */
     boolean ordered() {
         return !"UNORDERED".equals(ordering);
+    }
+
+    SoakOptions withExtra(Extra e) {
+        return new SoakOptions(partitions, keys, childSlots, initialMembers, consumersCount, protocol, maxConcurrency,
+                ordering, batching, batchingIntervalMs, breakOnFirstError, breakOnFirstErrorMaxAttempts, manualCommit,
+                manualEvery, manualDelayMs, autoCommitEnable, deadLetterTopic, stallTimeoutMs, maxPollIntervalMs,
+                maxPollRecords, maxInFlightRecords, workMs, e);
+    }
+
+    /** Whether failed records go through retry topics ({@code retryDelays}). */
+    boolean retries() {
+        return extra.retryDelays() != null;
+    }
+
+    /** The retry delays in ms (none without retries); the retry topic of stage n (1..) waits {@code [n-1]}. */
+    long[] retryDelaysMs() {
+        if (!retries()) {
+            return new long[0];
+        }
+        String[] parts = extra.retryDelays().split(",");
+        long[] ms = new long[parts.length];
+        for (int i = 0; i < parts.length; i++) {
+            String p = parts[i].trim();
+            ms[i] = p.endsWith("ms") ? Long.parseLong(p.substring(0, p.length() - 2))
+                    : p.endsWith("s") ? 1000 * Long.parseLong(p.substring(0, p.length() - 1)) : Long.parseLong(p);
+        }
+        return ms;
+    }
+
+    /** Retry topics per source topic (0 without retries). */
+    int retryStages() {
+        return retryDelaysMs().length;
+    }
+
+    /** The retry topics of {@code topic}, stage 1 first (the component creates them at route start). */
+    List<String> retryTopics(String topic) {
+        List<String> topics = new ArrayList<>();
+        for (int n = 1; n <= retryStages(); n++) {
+            topics.add(topic + RETRY_TOPIC_INFIX + n);
+        }
+        return topics;
+    }
+
+    /** The longest a record spends waiting in retry topics (sum of the delays). */
+    long retryWaitMs() {
+        long sum = 0;
+        for (long d : retryDelaysMs()) {
+            sum += d;
+        }
+        return sum;
     }
 
     int sessionTimeoutMs() {
@@ -78,6 +153,9 @@ record SoakOptions(int partitions, int keys, List<Boolean> childSlots, int initi
         }
         if (initialMembers < 1 || initialMembers > childSlots.size()) {
             return "initial members out of range";
+        }
+        if (retries() && breakOnFirstError) {
+            return "retryDelays with breakOnFirstError (refused by the endpoint: a retried record leaves its order)";
         }
         return null;
     }
@@ -132,6 +210,24 @@ record SoakOptions(int partitions, int keys, List<Boolean> childSlots, int initi
         if (maxPollIntervalMs > 0) {
             o.add("maxPollIntervalMs=" + maxPollIntervalMs);
         }
+        if (!extra.offsetMap()) {
+            o.add("offsetMap=false");
+        }
+        if (extra.metricsPerPartition()) {
+            o.add("metricsPerPartition=true");
+        }
+        if (retries()) {
+            o.add("retryDelays=" + extra.retryDelays());
+        }
+        if (extra.fetchWaitMaxMs() > 0) {
+            o.add("fetchWaitMaxMs=" + extra.fetchWaitMaxMs());
+        }
+        if (extra.maxPartitionFetchBytes() > 0) {
+            o.add("maxPartitionFetchBytes=" + extra.maxPartitionFetchBytes());
+        }
+        if (extra.commitTimeout() != null) {
+            o.add("commitTimeoutMs=" + extra.commitTimeout());
+        }
         return "kafka-fetch:" + topic + "?" + String.join("&", o);
     }
 
@@ -175,6 +271,24 @@ record SoakOptions(int partitions, int keys, List<Boolean> childSlots, int initi
         d.add("mpr" + maxPollRecords);
         d.add("mif" + maxInFlightRecords);
         d.add("work" + workMs);
+        if (!extra.offsetMap()) {
+            d.add("nomap");
+        }
+        if (extra.meterRegistry() || extra.metricsPerPartition()) {
+            d.add((extra.meterRegistry() ? "meters" : "noRegistry") + (extra.metricsPerPartition() ? "(part)" : ""));
+        }
+        if (retries()) {
+            d.add("retry(" + extra.retryDelays().replace(',', '/') + ")");
+        }
+        if (extra.fetchWaitMaxMs() > 0) {
+            d.add("fwm" + extra.fetchWaitMaxMs());
+        }
+        if (extra.maxPartitionFetchBytes() > 0) {
+            d.add("mpfb" + extra.maxPartitionFetchBytes());
+        }
+        if (extra.commitTimeout() != null) {
+            d.add("ct" + extra.commitTimeout());
+        }
         return String.join(",", d);
     }
 }

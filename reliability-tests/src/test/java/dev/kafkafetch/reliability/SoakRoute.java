@@ -10,9 +10,13 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import dev.kafkafetch.KafkaFetchConstants;
 import dev.kafkafetch.commit.KafkaManualCommit;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
 import org.apache.camel.Message;
 import org.apache.camel.Processor;
@@ -22,7 +26,7 @@ import org.apache.camel.spi.ExceptionHandler;
 /**
  * The route every soak member runs, and its history. Each execution logs, one write per event:
  * <pre>
- * S exec member seq micros thread partition offset n key attempt batchSize   (one per record of the execution)
+ * S exec member seq micros thread partition offset n key attempt batchSize stage at   (one per record of the execution)
  * E exec member seq micros ok|fail [reason]
  * X member seq micros partition offset        the consumer's exception handler got the record (log-and-skip)
  * R member seq micros partition offset        an undeserializable record reached the route (it then fails)
@@ -31,13 +35,20 @@ import org.apache.camel.spi.ExceptionHandler;
  * P member seq micros message               the exception handler got an error without an exchange
  * </pre>
  * A batch (body {@code List<Exchange>}) is one execution: an S line per record when it starts, one E line when it
- * ends. The route misbehaves on the records of the {@link SoakRecordPlan} (throws, or sleeps on its first execution in
+ * ends. Records are named by the partition and offset they were produced at: a record routed from a retry topic
+ * ({@code retryDelays}) is logged with its original partition and offset (headers {@code CamelKafkaFetchOriginal*}),
+ * its {@code stage} (0 = the source topic, n = retry topic n) and {@code at}, where it was read from
+ * ({@code partition@offset} in that retry topic; {@code -} for the source); C lines use the original position too. The route misbehaves on the records of the {@link SoakRecordPlan} (throws, or sleeps on its first execution in
  * this JVM), sleeps {@code workMs} per record, and commits by hand as the combination says.
  */
 final class SoakRoute implements Processor, ExceptionHandler {
 
     /** Executions per record number in this JVM (shared by the in-process members: "first N in a JVM"). */
     private static final Map<Integer, AtomicInteger> EXECUTIONS = new ConcurrentHashMap<>();
+    /** The name kafka-fetch (as camel-micrometer) looks a MeterRegistry up by. */
+    private static final String METER_REGISTRY = "metricsRegistry";
+    private static final Pattern RETRY_STAGE = Pattern
+            .compile(Pattern.quote(SoakOptions.RETRY_TOPIC_INFIX) + "(\\d+)$");
 
     private final String member;
     private final SoakHistoryLog log;
@@ -58,6 +69,17 @@ final class SoakRoute implements Processor, ExceptionHandler {
         }) : null;
     }
 
+    /**
+     * Puts what the route's URI refers to into the member's Camel registry: this route as the consumer's exception
+     * handler and, when the combination says so, a Micrometer registry for the consumer's meters.
+     */
+    void bindTo(CamelContext context) {
+        context.getRegistry().bind(SoakOptions.EXCEPTION_HANDLER, this);
+        if (options.extra().meterRegistry()) {
+            context.getRegistry().bind(METER_REGISTRY, new SimpleMeterRegistry());
+        }
+    }
+
     RouteBuilder builder(String uri) {
         return new RouteBuilder() {
             @Override
@@ -74,8 +96,26 @@ final class SoakRoute implements Processor, ExceptionHandler {
         }
     }
 
+    /**
+     * One record of an execution: {@code partition}/{@code offset} where it was produced; {@code stage} 0 for the
+     * source topic, else the retry topic it was read from, at {@code retryPartition}/{@code retryOffset}.
+     */
     private record Rec(Exchange exchange, int partition, long offset, int n, String key, int attempt,
-            boolean undeserializable) {
+            boolean undeserializable, int stage, int retryPartition, long retryOffset) {
+
+        String at() {
+            return stage == 0 ? "-" : retryPartition + "@" + retryOffset;
+        }
+
+        Rec withAttempt(int a) {
+            return new Rec(exchange, partition, offset, n, key, a, undeserializable, stage, retryPartition,
+                    retryOffset);
+        }
+
+        /** The offset in the topic it was read from (what its manual commit commits). */
+        long readOffset() {
+            return stage == 0 ? offset : retryOffset;
+        }
     }
 
     @Override
@@ -87,6 +127,12 @@ final class SoakRoute implements Processor, ExceptionHandler {
             for (Object child : list) {
                 recs.add(rec((Exchange) child));
             }
+            Integer batchAttempt = exchange.getMessage().getHeader(KafkaFetchConstants.DELIVERY_ATTEMPT,
+                    Integer.class);
+            if (batchAttempt != null) {
+                // the docs say the batch exchange carries the batch's delivery count; today only its records do
+                recs.replaceAll(r -> r.attempt >= batchAttempt ? r : r.withAttempt(batchAttempt));
+            }
         } else {
             recs.add(rec(exchange));
         }
@@ -95,7 +141,7 @@ final class SoakRoute implements Processor, ExceptionHandler {
         for (Rec r : recs) {
             log.write("S " + exec + " " + member + " " + SoakHistoryLog.seq() + " " + SoakHistoryLog.micros() + " "
                       + thread + " " + r.partition + " " + r.offset + " " + r.n + " " + r.key + " " + r.attempt + " "
-                      + recs.size());
+                      + recs.size() + " " + r.stage + " " + r.at());
         }
         String outcome = "fail interrupted-or-error";
         try {
@@ -139,8 +185,23 @@ final class SoakRoute implements Processor, ExceptionHandler {
             undeserializable = true;
             n = (raw[0] & 0xff) << 16 | (raw[1] & 0xff) << 8 | raw[2] & 0xff;
         }
+        int stage = 0;
+        int retryPartition = -1;
+        long retryOffset = -1;
+        String topic = m.getHeader(KafkaFetchConstants.TOPIC, String.class);
+        String originalTopic = m.getHeader(KafkaFetchConstants.ORIGINAL_TOPIC, String.class);
+        if (topic != null && originalTopic != null && !topic.equals(originalTopic)) {
+            // read from a retry topic: named by where it was produced, its original partition and offset
+            Matcher stageOf = RETRY_STAGE.matcher(topic);
+            stage = stageOf.find() ? Integer.parseInt(stageOf.group(1)) : 99;
+            retryPartition = partition == null ? -1 : partition;
+            retryOffset = offset == null ? -1 : offset;
+            partition = m.getHeader(KafkaFetchConstants.ORIGINAL_PARTITION, Integer.class);
+            offset = m.getHeader(KafkaFetchConstants.ORIGINAL_OFFSET, Long.class);
+        }
         return new Rec(exchange, partition == null ? -1 : partition, offset == null ? -1 : offset, n,
-                key == null ? "-" : key, attempt == null ? 0 : attempt, undeserializable);
+                key == null ? "-" : key, attempt == null ? 0 : attempt, undeserializable, stage, retryPartition,
+                retryOffset);
     }
 
     private void behave(Rec r) throws InterruptedException {
@@ -177,7 +238,18 @@ final class SoakRoute implements Processor, ExceptionHandler {
     private void commit(List<Rec> recs) {
         switch (options.manualCommit()) {
             case "sync" -> recs.forEach(this::commitNow);
-            case "nth" -> recs.stream().filter(r -> r.offset % options.manualEvery() == 0).forEach(this::commitNow);
+            case "nth" -> {
+                // a commit() completes once the records before it are finished; in a batch they finish only with the
+                // batch, so a batch commits every record up to its last N-th offset, in order (each commit() marks its
+                // record finished) — committing the N-th alone would wait for its own batch until commitTimeoutMs
+                int last = -1;
+                for (int i = 0; i < recs.size(); i++) {
+                    if (recs.get(i).readOffset() % options.manualEvery() == 0) {
+                        last = i;
+                    }
+                }
+                recs.subList(0, last + 1).forEach(this::commitNow);
+            }
             case "later" -> {
                 for (Rec r : recs) {
                     KafkaManualCommit c = manualCommit(r);

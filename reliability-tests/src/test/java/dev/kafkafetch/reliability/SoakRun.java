@@ -24,7 +24,8 @@ import org.apache.kafka.common.TopicPartition;
  * (a backlog, then a steady rate, with the plan's misbehaving records), applies the faults of the schedule one after
  * another, waits until every produced record is resolved (or the drain deadline passes: a hang, with thread dumps),
  * stops the members, reads the dead-letter topic and the committed offsets, and hands everything to the
- * {@link SoakChecker}. The harness's own events (member starts, stops, kills, suspends; broker stops and starts) go to
+ * {@link SoakChecker}. With {@code retryDelays} the retry topics (which the component creates) are read too, and the
+ * drain lets duplicate retry letters run before the final stop. The harness's own events (member starts, stops, kills, suspends; broker stops and starts) go to
  * {@code harness.history} in the combination's directory, beside the members' histories.
  */
 final class SoakRun {
@@ -70,6 +71,11 @@ final class SoakRun {
         IdProducer producer = new IdProducer(cluster.bootstrapServers(), topic, "soak", 1);
         SoakDeadLetters deadLetters = o.deadLetterTopic() ? new SoakDeadLetters(cluster.bootstrapServers(), dlt, 2)
                 : null;
+        List<String> retryTopics = o.retryTopics(topic);
+        // the component creates the retry topics (createRetryTopics defaults to true) when a member's route starts
+        SoakDeadLetters retryLetters = o.retries()
+                ? new SoakDeadLetters(cluster.bootstrapServers(), kafka.admin(), retryTopics, o.partitions(), true)
+                : null;
         SoakHistory history = new SoakHistory(dir);
         try {
             for (int i = 0; i < o.initialMembers(); i++) {
@@ -88,15 +94,30 @@ final class SoakRun {
 
             // drain: until every produced record is resolved, or the group committed everything and went quiet
             // (what is still unresolved then was committed past: lost, not hung), or the deadline (a hang)
-            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(drainMs + s.plan().slow() * 7000L);
+            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(drainMs + s.plan().slow() * 7000L
+                                                                              + 3 * o.retryWaitMs());
             Set<Integer> open;
             int events = -1;
             long quietSince = System.nanoTime();
             boolean committedPast = false;
+            long lettersDeadline = 0;
             while (true) {
                 history.refresh();
-                open = new SoakChecker(soakCase, history, produced, letters(deadLetters)).unresolved();
-                if (open.isEmpty() || System.nanoTime() > deadline) {
+                open = new SoakChecker(soakCase, history, produced, letters(deadLetters), letters(retryLetters))
+                        .unresolved();
+                if (open.isEmpty()) {
+                    // every record is resolved; duplicate retry letters may still wait for their delay: let them run
+                    // before the final stop, so that the retry topics are committed to their ends
+                    if (lettersDeadline == 0) {
+                        lettersDeadline = System.nanoTime()
+                                          + TimeUnit.MILLISECONDS.toNanos(o.retryWaitMs() + 10_000);
+                    }
+                    if (!o.retries() || !o.autoCommitEnable() || System.nanoTime() > lettersDeadline
+                        || committedAtEnd(group, topic) && retryTopics.stream().allMatch(
+                                t -> committedAtEnd(group, t))) {
+                        break;
+                    }
+                } else if (System.nanoTime() > deadline) {
                     break;
                 }
                 int now = history.starts.size() + history.ends.size();
@@ -104,7 +125,8 @@ final class SoakRun {
                     events = now;
                     quietSince = System.nanoTime();
                 } else if (o.autoCommitEnable() && System.nanoTime() - quietSince > TimeUnit.SECONDS.toNanos(5)
-                           && committedAtEnd(group, topic)) {
+                           && !open.isEmpty() && committedAtEnd(group, topic)
+                           && retryTopics.stream().allMatch(t -> committedAtEnd(group, t))) {
                     committedPast = true;
                     break;
                 }
@@ -115,12 +137,21 @@ final class SoakRun {
             finalStop();
             Map<Integer, Long> end = byPartition(kafka.endOffsets(topic));
             Map<Integer, Long> committed = byPartition(kafka.committedOffsets(group, topic));
+            Map<TopicPartition, Long> retryEnd = new HashMap<>();
+            Map<TopicPartition, Long> retryCommitted = new HashMap<>();
+            for (String t : retryTopics) {
+                retryEnd.putAll(kafka.endOffsets(t));
+                retryCommitted.putAll(kafka.committedOffsets(group, t));
+            }
             if (deadLetters != null) {
                 deadLetters.awaitEnd(kafka.endOffsets(dlt), Duration.ofSeconds(15));
             }
+            if (retryLetters != null) {
+                retryLetters.awaitEnd(retryEnd, Duration.ofSeconds(15));
+            }
             history.refresh();
-            return new SoakChecker(soakCase, history, produced, letters(deadLetters))
-                    .check(committed, end, hangReport, childOutOfMemory());
+            return new SoakChecker(soakCase, history, produced, letters(deadLetters), letters(retryLetters))
+                    .check(committed, end, retryCommitted, retryEnd, hangReport, childOutOfMemory());
         } finally {
             finalStop();
             for (ChildSoakMember c : children) {
@@ -131,11 +162,18 @@ final class SoakRun {
             if (deadLetters != null) {
                 deadLetters.close();
             }
+            if (retryLetters != null) {
+                retryLetters.close();
+            }
             producer.close();
             harness.close();
             try {
-                kafka.admin().deleteTopics(o.deadLetterTopic() ? List.of(topic, dlt) : List.of(topic)).all()
-                        .get(30, TimeUnit.SECONDS);
+                List<String> topics = new ArrayList<>(retryTopics);
+                topics.add(topic);
+                if (o.deadLetterTopic()) {
+                    topics.add(dlt);
+                }
+                kafka.admin().deleteTopics(topics).all().get(30, TimeUnit.SECONDS);
             } catch (Exception e) {
                 // best effort: the cluster is closed after the class anyway
             }

@@ -16,7 +16,8 @@ import org.apache.camel.Route;
  * Samples a member's fetch task snapshots ({@code KafkaFetchConsumer#taskSnapshots()}) every 200 ms and writes to the
  * member's history:
  * <pre>
- * G member micros task generation partitions    when a task's group generation or assignment changed
+ * G member micros task generation partitions    when a task's group generation or assignment changed (a retry
+ *                                               topic's partition as r&lt;stage&gt;:&lt;partition&gt;)
  * H member micros task held inFlight            a task's new peak of records held since the committable offset
  * </pre>
  * "Held" is, summed over the task's partitions, position minus committable offset: the records the task keeps since
@@ -81,10 +82,11 @@ final class SoakTaskWatcher {
     private void sample() {
         for (TaskSnapshot s : snapshots.get()) {
             String task = s.threadName().replace(' ', '_');
-            List<Integer> parts = new ArrayList<>();
+            List<String> parts = new ArrayList<>();
             long held = 0;
             for (PartitionSnapshot p : s.partitions()) {
-                parts.add(p.partition());
+                int stage = p.topic() == null ? 0 : SoakOutcomes.stageOf(p.topic());
+                parts.add(stage > 0 ? "r" + stage + ":" + p.partition() : Integer.toString(p.partition()));
                 if (p.position() >= 0 && p.committable() >= 0 && p.position() > p.committable()) {
                     held += p.position() - p.committable();
                 }
@@ -101,9 +103,9 @@ final class SoakTaskWatcher {
         }
     }
 
-    private static String join(List<Integer> parts) {
+    private static String join(List<String> parts) {
         StringBuilder sb = new StringBuilder();
-        for (int p : parts) {
+        for (String p : parts) {
             sb.append(sb.length() == 0 ? "" : ",").append(p);
         }
         return sb.toString();
