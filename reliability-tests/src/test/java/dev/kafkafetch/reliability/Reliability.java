@@ -158,7 +158,8 @@ final class Reliability {
                 .toString();
     }
 
-    private static void appendToReport(String text) {
+    /** Appends to the suite's report file ({@code -Dreliability.reportFile}), if one is configured. */
+    static void appendToReport(String text) {
         String file = System.getProperty("reliability.reportFile");
         if (file == null || file.isBlank()) {
             return;

@@ -1,0 +1,590 @@
+package dev.kafkafetch.reliability;
+
+import java.time.Instant;
+import java.time.LocalTime;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * Checks the history of one soak combination against kafka-fetch's promises and gives the verdict.
+ * <ul>
+ *   <li><b>lost = 0</b>: every produced record below the committed offset is resolved — completed by the route (an
+ *       execution that ended {@code ok}, or that called the record's synchronous manual {@code commit()} before its
+ *       member was killed), present in the dead-letter topic (mapped back by its provenance headers), or skipped by the
+ *       documented log-and-skip rule (the consumer's exception handler got it, or breakOnFirstError without a
+ *       dead-letter topic gave up after {@code breakOnFirstErrorMaxAttempts} — a batch as a whole, once the highest
+ *       attempt of its records reaches it —, or it failed in the last retry topic without one). With
+ *       {@code retryDelays} a record succeeding on any attempt (from the source or a retry topic) is completed; a record handed to a retry topic counts finished in its source partition, so an unresolved
+ *       record is lost only when every retry letter of it was committed past too, else it is stuck.</li>
+ *   <li><b>no overlap</b> of two executions of one lane: a partition (PARTITION) or a key of a partition (KEY); a
+ *       record read from a retry topic runs in the lane of its partition (and key) there, not in its source lane.
+ *       <em>Within one fetch task</em> (one member, i.e. one CamelContext or JVM incarnation, with
+ *       {@code consumersCount=1}) the only excused overlap is a record abandoned as stalled: with
+ *       {@code stallTimeoutMs} and a dead-letter topic the record is dead-lettered and its lane moves on while its
+ *       thread still runs, so the later execution started at least {@code stallTimeoutMs} after the earlier one.
+ *       Seek-backs, revokes and re-assignments within one task excuse nothing (DESIGN.md invariant 6).
+ *       <em>Across members</em> (and across the fetch tasks of one member, which the route cannot tell apart, as they
+ *       are distinct group members) an overlap is also excused when a rebalance explains it: the earlier execution
+ *       had run at least {@code revokeTimeoutMs} when the later one started (the revoke callback gave it up and the
+ *       partition moved on — DESIGN.md invariant 5; a stop waits {@code shutdownTimeout}, which is longer), or a
+ *       broker was stopped before the later execution started and restarted less than one session timeout before
+ *       the earlier one started (its member may have lost the partition without a revoke callback). A SIGKILLed
+ *       member's executions end at the kill. No other cross-member overlap is excused: a member still running a
+ *       record of a partition that the group gave to another member less than {@code revokeTimeoutMs} earlier
+ *       means the revoke did not wait.</li>
+ *   <li><b>order</b> (PARTITION, KEY): per lane, the first successful executions of the records are in offset order.
+ *       Records that were dead-lettered or skipped are left out (a stalled or failed record is passed by design), and
+ *       re-deliveries after faults do not count (only each record's first success does). With {@code retryDelays}
+ *       records that failed, have a retry letter or ran from a retry topic are left out too: a retried record leaves
+ *       its partition's and key's order by design.</li>
+ *   <li><b>duplicates</b> (completions + dead letters beyond one per record) within the bound the combination's
+ *       options and faults give ({@link #dupBound}).</li>
+ *   <li><b>no hang</b>: no record left neither resolved nor committed past when the run stops waiting (thread dumps
+ *       then); bounded memory (records held per task since the
+ *       committable offset never above maxInFlightRecords; no child JVM out of memory), no undeserializable record
+ *       routed, every dead letter attributable, group generations changing only near a membership fault, and (with
+ *       autoCommitEnable) committed offsets at the end of every partition after the final stop.</li>
+ * </ul>
+ */
+final class SoakChecker {
+
+    private final SoakCase soakCase;
+    private final SoakOptions o;
+    private final SoakHistory h;
+    private final Map<Integer, IdProducer.Position> produced;
+    private final Map<IdProducer.Position, Integer> byPosition = new HashMap<>();
+    private final List<SoakDeadLetters.DeadLetter> deadLetters;
+    private final List<SoakDeadLetters.DeadLetter> retryLetters;
+
+    /** @param retryLetters what the retry topics hold (none without retryDelays) */
+    SoakChecker(SoakCase soakCase, SoakHistory history, Map<Integer, IdProducer.Position> produced,
+                List<SoakDeadLetters.DeadLetter> deadLetters, List<SoakDeadLetters.DeadLetter> retryLetters) {
+        this.soakCase = soakCase;
+        this.o = soakCase.options();
+        this.h = history;
+        this.produced = produced;
+        this.deadLetters = deadLetters;
+        this.retryLetters = retryLetters;
+        produced.forEach((n, pos) -> byPosition.put(pos, n));
+    }
+
+    private SoakOutcomes outcomes() {
+        return new SoakOutcomes(o, h, byPosition, deadLetters, retryLetters);
+    }
+
+    /** Every execution of the record at {@code pos}: member, attempt, outcome (with the failure's reason). */
+    private String trace(IdProducer.Position pos) {
+        StringBuilder sb = new StringBuilder(pos.toString()).append(':');
+        int found = 0;
+        for (SoakHistory.Start s : h.starts) {
+            if (s.partition() == pos.partition() && s.offset() == pos.offset()) {
+                SoakHistory.End e = h.ends.get(s.exec());
+                sb.append(' ').append(s.exec()).append(s.retried() ? " retry-" + s.stage() + "@" + s.retryPartition()
+                                                                     + "/" + s.retryOffset()
+                        : "")
+                        .append(" attempt ").append(s.attempt()).append(" at ")
+                        .append(clock(s.at().micros())).append(' ')
+                        .append(e == null ? "never ended" : e.ok() ? "ok" : "fail " + e.reason()).append(';');
+                found++;
+            }
+        }
+        return found == 0 ? sb.append(" never executed").toString() : sb.toString();
+    }
+
+    private Integer number(int partition, long offset) {
+        return byPosition.get(new IdProducer.Position(partition, offset));
+    }
+
+    /** Produced records not resolved yet (used while waiting for the run to drain). */
+    Set<Integer> unresolved() {
+        SoakOutcomes out = outcomes();
+        Set<Integer> open = new HashSet<>();
+        for (Integer n : produced.keySet()) {
+            if (!out.resolved(n)) {
+                open.add(n);
+            }
+        }
+        return open;
+    }
+
+    /** An execution's time span in one lane. */
+    private record Interval(String exec, String member, SoakHistory.Clock start, SoakHistory.Clock end, int n,
+            long offset) {
+    }
+
+    /**
+     * @param committed      the group's committed offsets after the final stop (partition to offset)
+     * @param endOffsets     the topic's end offsets
+     * @param retryCommitted the group's committed offsets of the retry topics after the final stop
+     * @param retryEnd       the retry topics' end offsets
+     * @param hangReport     thread dumps taken when the run stopped waiting with records unresolved
+     */
+    SoakVerdict check(Map<Integer, Long> committed, Map<Integer, Long> endOffsets,
+                      Map<TopicPartition, Long> retryCommitted, Map<TopicPartition, Long> retryEnd, String hangReport,
+                      boolean childOutOfMemory) {
+        SoakOutcomes out = outcomes();
+        StringBuilder details = new StringBuilder();
+        List<String> why = new ArrayList<>();
+
+        // unresolved records are lost when the group committed past them (in the source topic and, with retries, in
+        // every retry topic holding a letter of theirs), else stuck (a hang)
+        Map<Integer, IdProducer.Position> lost = new TreeMap<>();
+        Map<Integer, IdProducer.Position> stuck = new TreeMap<>();
+        produced.forEach((n, pos) -> {
+            if (!out.resolved(n)) {
+                boolean committedPast = pos.offset() < committed.getOrDefault(pos.partition(), 0L);
+                for (SoakDeadLetters.DeadLetter l : out.retryLetters.getOrDefault(n, List.of())) {
+                    TopicPartition where = new TopicPartition(l.topic(), l.letterPartition());
+                    if (l.letterOffset() >= retryCommitted.getOrDefault(where, 0L)) {
+                        committedPast = false; // it still waits in a retry topic
+                    }
+                }
+                (committedPast ? lost : stuck).put(n, pos);
+            }
+        });
+        if (!lost.isEmpty()) {
+            why.add("lost");
+            details.append("  lost, committed past (n partition@offset):");
+            lost.entrySet().stream().limit(100).forEach(e -> details.append(' ').append(e.getKey()).append(' ')
+                    .append(e.getValue()).append(';'));
+            details.append('\n');
+            lost.values().stream().limit(10).forEach(pos -> details.append("    ").append(trace(pos)).append('\n'));
+        }
+        boolean hang = !stuck.isEmpty();
+        if (hang) {
+            why.add("hang");
+            details.append("  ").append(stuck.size()).append(" record(s) neither resolved nor committed past when the"
+                                                             + " run stopped waiting (n partition@offset):");
+            stuck.entrySet().stream().limit(30).forEach(e -> details.append(' ').append(e.getKey()).append(' ')
+                    .append(e.getValue()).append(';'));
+            details.append("\n  thread dumps:\n").append(hangReport);
+        }
+
+        // duplicates
+        long dups = 0;
+        Set<Integer> all = new HashSet<>(out.ok.keySet());
+        all.addAll(out.dead.keySet());
+        List<String> dupExamples = new ArrayList<>();
+        for (int n : all) {
+            int c = out.ok.getOrDefault(n, 0) + out.dead.getOrDefault(n, 0);
+            if (c > 1) {
+                dups += c - 1;
+                if (dupExamples.size() < 10) {
+                    dupExamples.add(n + "(" + produced.get(n) + " ok" + out.ok.getOrDefault(n, 0) + " dlt"
+                                    + out.dead.getOrDefault(n, 0) + ")");
+                }
+            }
+        }
+        int stalledDeadLetters = 0;
+        for (SoakDeadLetters.DeadLetter d : deadLetters) {
+            if ("stalled".equals(d.reason())) {
+                stalledDeadLetters++;
+            }
+        }
+        Bound bound = dupBound(out.failedExecutions, stalledDeadLetters);
+        if (dups > bound.value) {
+            why.add("dup");
+            details.append("  duplicates ").append(dups).append(" > bound ").append(bound.formula).append(" e.g. ")
+                    .append(dupExamples).append('\n');
+        }
+
+        // overlaps and order
+        int overlaps = 0;
+        int inversions = 0;
+        if (o.ordered()) {
+            List<String> overlapExamples = new ArrayList<>();
+            overlaps = overlaps(overlapExamples);
+            if (overlaps > 0) {
+                why.add("overlap");
+                details.append("  overlapping executions of one lane (").append(overlaps).append("):\n");
+                overlapExamples.forEach(x -> details.append("    ").append(x).append('\n'));
+            }
+            List<String> inversionExamples = new ArrayList<>();
+            inversions = inversions(out, inversionExamples);
+            if (inversions > 0) {
+                why.add("order");
+                details.append("  first successes out of offset order (").append(inversions).append("):\n");
+                inversionExamples.forEach(x -> details.append("    ").append(x).append('\n'));
+            }
+        }
+
+        long maxHeld = 0;
+        for (SoakHistory.Held held : h.held) {
+            maxHeld = Math.max(maxHeld, held.held());
+        }
+        if (maxHeld > o.maxInFlightRecords()) {
+            why.add("held");
+            SoakHistory.Held first = h.held.stream().filter(x -> x.held() > o.maxInFlightRecords()).findFirst()
+                    .orElseThrow();
+            details.append("  records held since the committable offset ").append(maxHeld)
+                    .append(" > maxInFlightRecords ").append(o.maxInFlightRecords()).append(" (first: ")
+                    .append(first.member()).append(' ').append(first.task()).append(" held ").append(first.held())
+                    .append(" inFlight ").append(first.inFlight()).append(" at ").append(clock(first.micros()))
+                    .append(first.inFlight() <= o.maxInFlightRecords()
+                            ? "; unfinished records stayed within the window: records finished behind an unfinished"
+                              + " one are not counted by back-pressure"
+                            : "")
+                    .append(")\n");
+        }
+        if (childOutOfMemory) {
+            why.add("oom");
+        }
+        if (!h.routedUndeserializable.isEmpty()) {
+            why.add("routed-undeserializable");
+            details.append("  undeserializable records reached the route: ").append(h.routedUndeserializable.size())
+                    .append(", e.g. ").append(h.routedUndeserializable.get(0).partition()).append('@')
+                    .append(h.routedUndeserializable.get(0).offset()).append('\n');
+        }
+        if (out.unattributedDeadLetters > 0) {
+            why.add("dlt-provenance");
+            details.append("  dead letters whose provenance names no produced record: ")
+                    .append(out.unattributedDeadLetters).append('\n');
+        }
+        if (out.unattributedRetryLetters > 0) {
+            why.add("retry-provenance");
+            details.append("  retry letters whose provenance names no produced record: ")
+                    .append(out.unattributedRetryLetters).append('\n');
+        }
+        List<String> generationExamples = new ArrayList<>();
+        int unexplained = unexplainedGenerationChanges(generationExamples);
+        if (unexplained > 0) {
+            why.add("generation");
+            details.append("  group generation changes no membership fault explains: ").append(generationExamples)
+                    .append('\n');
+        }
+        if (!hang) {
+            List<String> behind = new ArrayList<>();
+            endOffsets.forEach((p, end) -> {
+                long c = committed.getOrDefault(p, 0L);
+                if (o.autoCommitEnable() ? c != end : c > end) {
+                    behind.add("p" + p + " committed " + c + " end " + end);
+                }
+            });
+            retryEnd.forEach((tp, end) -> {
+                long c = retryCommitted.getOrDefault(tp, 0L);
+                if (o.autoCommitEnable() ? c != end : c > end) {
+                    behind.add("retry-" + SoakOutcomes.stageOf(tp.topic()) + "/p" + tp.partition() + " committed " + c
+                               + " end " + end);
+                }
+            });
+            if (!behind.isEmpty()) {
+                why.add("committed");
+                details.append("  committed offsets after the final stop: ").append(behind).append('\n');
+            }
+        }
+        if (!hang) {
+            int running = 0;
+            for (String exec : executionsOf()) {
+                if (!h.ends.containsKey(exec) && endOfMember(exec) < 0) {
+                    running++;
+                }
+            }
+            if (running > 0) {
+                details.append("  (").append(running).append(" execution(s) never ended)\n");
+            }
+        }
+
+        String line = "SOAK seed=" + soakCase.seed() + " options=" + o.describe() + " faults="
+                      + soakCase.schedule().describe() + " records=" + produced.size() + " lost=" + lost.size()
+                      + (hang ? " stuck=" + stuck.size() : "") + " dup=" + dups + "/" + bound.value
+                      + " order-violations=" + (overlaps + inversions)
+                      + " verdict=" + (why.isEmpty() ? "PASS" : "FAIL")
+                      + (why.isEmpty() ? "" : " why=" + String.join(",", why))
+                      + " stats=completed:" + out.ok.size() + ",dlt:" + deadLetters.size()
+                      + (o.retries() ? ",retryLetters:" + retryLetters.size() + ",retried:" + retriedRecords(out) : "")
+                      + ",skipped:" + out.skipped.size() + ",failedExecs:" + out.failedExecutions + ",overlaps:"
+                      + overlaps
+                      + ",inversions:" + inversions + ",heldMax:" + maxHeld + "/" + o.maxInFlightRecords()
+                      + ",dupRatio:" + ratio(dups, bound.value);
+        details.insert(0, "  dupBound " + bound.formula + "\n");
+        return new SoakVerdict(soakCase.seed(), line, why.isEmpty(), details.toString());
+    }
+
+    private record Bound(long value, String formula) {
+    }
+
+    /** Records with at least one retry letter. */
+    private static int retriedRecords(SoakOutcomes out) {
+        return out.retryLetters.size();
+    }
+
+    private static String ratio(long dups, long bound) {
+        if (bound == 0) {
+            return dups == 0 ? "0" : "inf";
+        }
+        return String.format(Locale.ROOT, "%.3f", (double) dups / bound);
+    }
+
+    /**
+     * The duplicate bound of this combination. A committed offset never passes an unfinished record, so a fault
+     * re-delivers at most what was finished but not committed when it hit:
+     * <ul>
+     *   <li>each rebalance (a member's task joining or leaving, including the initial joins and the rejoin after a
+     *       kill or restart): nothing when records finish in offset order and revoke commits everything finished
+     *       (PARTITION with autoCommitEnable, without retry topics), else up to one window
+     *       ({@code maxInFlightRecords}) per task of every member; without autoCommitEnable also what the manual
+     *       commits left behind per partition read (the retry topics' too);</li>
+     *   <li>each SIGKILL: the killed member's tasks' windows plus one commit interval of work ({@code peak} = most
+     *       records completed within any 200 ms); each broker restart: the same for every task of every member;</li>
+     *   <li>each breakOnFirstError seek-back (a failed execution): a window, unless PARTITION order keeps everything
+     *       behind the failed record from starting;</li>
+     *   <li>each record dead-lettered as stalled may still complete; each slow record running through a fault may be
+     *       given up by the revoke and run again.</li>
+     * </ul>
+     * Retry topics add no term of their own: a retry letter is a record of a partition the task reads, in the same
+     * window, so a fault re-delivers it (or its source record, which then fails into a second letter) within the terms
+     * above; a record completes at most once per letter or source delivery.
+     */
+    private Bound dupBound(int failedExecutions, int stalled) {
+        SoakSchedule s = soakCase.schedule();
+        int tasks = o.consumersCount();
+        int members = o.maxMembers();
+        long window = o.maxInFlightRecords();
+        long peak = peakPerCommitInterval();
+        int manualSpan = o.autoCommitEnable() ? 0 : switch (o.manualCommit()) {
+            case "nth" -> o.manualEvery() - 1;
+            case "later" -> (int) window;
+            default -> 0;
+        };
+        // with retries a failed record finishes only when its retry letter is acknowledged, after later ones: PARTITION
+        // order no longer means records finish in offset order
+        boolean inOrder = "PARTITION".equals(o.ordering()) && o.autoCommitEnable() && !o.retries();
+        // manual commits leave up to manualSpan behind in every partition read, retry topics' included
+        int partitionsRead = o.partitions() * (1 + o.retryStages());
+        long perRebalance = (inOrder ? 0 : members * tasks * window) + (long) partitionsRead * manualSpan;
+        int rebalances = Math.max(0, tasks * (o.initialMembers() + 2 * s.count(SoakFault.Kind.RESTART)
+                                              + s.count(SoakFault.Kind.JOIN) + s.count(SoakFault.Kind.LEAVE)
+                                              + s.count(SoakFault.Kind.KILL))
+                                     - 1);
+        int kills = s.count(SoakFault.Kind.KILL);
+        int brokers = s.count(SoakFault.Kind.BROKER);
+        long perKill = tasks * (window + peak) + (long) partitionsRead * manualSpan;
+        long perBroker = members * tasks * (window + peak) + (long) partitionsRead * manualSpan;
+        long perSeekBack = o.breakOnFirstError() && !"PARTITION".equals(o.ordering()) ? window : 0;
+        int faults = rebalances + kills + brokers;
+        long slow = (long) s.plan().slow() * faults;
+        long value = rebalances * perRebalance + kills * perKill + brokers * perBroker
+                     + (long) failedExecutions * perSeekBack + stalled + slow;
+        String formula = "rebalances" + rebalances + "*" + perRebalance + "+kills" + kills + "*" + perKill
+                         + "+brokerRestarts" + brokers + "*" + perBroker + "+seekBacks" + failedExecutions + "*"
+                         + perSeekBack + "+stalled" + stalled + "+slowThroughFaults" + slow + "=" + value
+                         + " (window=" + window + ",peakPer200ms=" + peak + ",tasks=" + tasks + ",members=" + members
+                         + ")";
+        return new Bound(value, formula);
+    }
+
+    private long peakPerCommitInterval() {
+        List<Long> times = new ArrayList<>();
+        Map<String, Integer> recordsPerExec = new HashMap<>();
+        for (SoakHistory.Start s : h.starts) {
+            recordsPerExec.merge(s.exec(), 1, Integer::sum);
+        }
+        recordsPerExec.forEach((exec, count) -> {
+            SoakHistory.End e = h.ends.get(exec);
+            if (e != null && e.ok()) {
+                for (int i = 0; i < count; i++) {
+                    times.add(e.at().micros());
+                }
+            }
+        });
+        times.sort(null);
+        long window = SoakOptions.COMMIT_INTERVAL_MS * 1000L;
+        int peak = 0;
+        int lo = 0;
+        for (int hi = 0; hi < times.size(); hi++) {
+            while (times.get(hi) - times.get(lo) >= window) {
+                lo++;
+            }
+            peak = Math.max(peak, hi - lo + 1);
+        }
+        return peak;
+    }
+
+    private Set<String> executionsOf() {
+        Set<String> execs = new HashSet<>();
+        for (SoakHistory.Start s : h.starts) {
+            execs.add(s.exec());
+        }
+        return execs;
+    }
+
+    private long endOfMember(String exec) {
+        return h.endOfMember(exec.substring(0, exec.indexOf('#')));
+    }
+
+    /**
+     * The lane of an execution: its partition (and key). A record read from a retry topic runs in the lane of its
+     * partition there (it left the order of its source partition by design).
+     */
+    private String lane(SoakHistory.Start s) {
+        String partition = s.retried() ? "r" + s.stage() + ":p" + s.retryPartition() : "p" + s.partition();
+        return "KEY".equals(o.ordering()) ? partition + "/" + s.key() : partition;
+    }
+
+    private SoakHistory.Clock endOf(SoakHistory.Start s) {
+        SoakHistory.End e = h.ends.get(s.exec());
+        if (e != null) {
+            return e.at();
+        }
+        long gone = h.endOfMember(s.member());
+        if (gone >= 0) {
+            return new SoakHistory.Clock(s.at().jvm(), Long.MAX_VALUE, gone);
+        }
+        return SoakHistory.Clock.END_OF_TIME;
+    }
+
+    private int overlaps(List<String> examples) {
+        Map<String, Map<String, Interval>> lanes = new HashMap<>();
+        for (SoakHistory.Start s : h.starts) {
+            Integer n = number(s.partition(), s.offset());
+            Map<String, Interval> lane = lanes.computeIfAbsent(lane(s), k -> new HashMap<>());
+            lane.putIfAbsent(s.exec(), new Interval(s.exec(), s.member(), s.at(), endOf(s), n == null ? s.n() : n,
+                    s.offset()));
+        }
+        int count = 0;
+        for (Map.Entry<String, Map<String, Interval>> lane : lanes.entrySet()) {
+            List<Interval> list = new ArrayList<>(lane.getValue().values());
+            list.sort(Comparator.comparingLong(i -> i.start().micros()));
+            List<Interval> active = new ArrayList<>();
+            for (Interval i : list) {
+                active.removeIf(a -> a.end().micros() < i.start().micros());
+                for (Interval a : active) {
+                    if (a.start().compare(i.start()) <= 0 && i.start().compare(a.end()) < 0) {
+                        String excuse = excuse(a, i);
+                        if (excuse == null) {
+                            count++;
+                            if (examples.size() < 10) {
+                                examples.add(lane.getKey() + ": " + describe(a) + " still running when " + describe(i)
+                                             + " started");
+                            }
+                        }
+                    }
+                }
+                active.add(i);
+            }
+        }
+        return count;
+    }
+
+    /** Why an overlap of {@code a} (started first) and {@code b} is allowed, or null when it is a violation. */
+    private String excuse(Interval a, Interval b) {
+        long ageMs = (b.start().micros() - a.start().micros()) / 1000;
+        if (o.deadLetterTopic() && o.stallTimeoutMs() > 0 && ageMs >= o.stallTimeoutMs()) {
+            return "stalled";
+        }
+        if (a.member().equals(b.member()) && o.consumersCount() == 1) {
+            return null;
+        }
+        if (ageMs >= SoakOptions.REVOKE_TIMEOUT_MS) {
+            return "revoke-timeout";
+        }
+        long stop = -1;
+        for (SoakHistory.Life l : h.lives) {
+            if ("broker-stop".equals(l.what())) {
+                stop = l.micros();
+            } else if ("broker-start".equals(l.what()) && stop >= 0) {
+                long until = l.micros() + o.sessionTimeoutMs() * 1000L;
+                if (stop <= b.start().micros() && until >= a.start().micros()) {
+                    return "broker-outage";
+                }
+                stop = -1;
+            }
+        }
+        return null;
+    }
+
+    private static String describe(Interval i) {
+        return "n" + i.n() + "@" + i.offset() + "[" + i.member() + " " + i.exec() + " " + clock(i.start().micros())
+               + ".." + (i.end().micros() == Long.MAX_VALUE ? "never" : clock(i.end().micros())) + "]";
+    }
+
+    private int inversions(SoakOutcomes out, List<String> examples) {
+        Map<Integer, SoakHistory.Start> firstOk = new HashMap<>();
+        for (SoakHistory.Start s : h.starts) {
+            SoakHistory.End e = h.ends.get(s.exec());
+            Integer n = number(s.partition(), s.offset());
+            if (e == null || !e.ok() || n == null || out.dead.containsKey(n) || out.skipped.contains(n)
+                || out.leftOrder.contains(n)) {
+                continue;
+            }
+            firstOk.merge(n, s, (x, y) -> x.at().compare(y.at()) <= 0 ? x : y);
+        }
+        Map<String, List<SoakHistory.Start>> lanes = new HashMap<>();
+        for (SoakHistory.Start s : firstOk.values()) {
+            lanes.computeIfAbsent(lane(s), k -> new ArrayList<>()).add(s);
+        }
+        int count = 0;
+        for (Map.Entry<String, List<SoakHistory.Start>> lane : lanes.entrySet()) {
+            List<SoakHistory.Start> list = lane.getValue();
+            list.sort(Comparator.comparingLong(SoakHistory.Start::offset));
+            SoakHistory.Start latest = null;
+            for (SoakHistory.Start s : list) {
+                if (latest != null && s.at().compare(latest.at()) < 0) {
+                    count++;
+                    if (examples.size() < 10) {
+                        examples.add(lane.getKey() + ": offset " + s.offset() + " (n" + s.n() + ", " + s.member()
+                                     + ") first succeeded at " + clock(s.at().micros()) + ", before offset "
+                                     + latest.offset() + " (n" + latest.n() + ", " + latest.member() + ") at "
+                                     + clock(latest.at().micros()));
+                    }
+                } else {
+                    latest = s;
+                }
+            }
+        }
+        return count;
+    }
+
+    /**
+     * Generation changes of a task (from one known generation to another) with no membership fault — a member
+     * starting, stopping or killed, or a broker stopping or starting — within one session timeout plus 8 s before.
+     * Suspend/resume and slow records (within maxPollIntervalMs thanks to the poll loop) must not cause one.
+     */
+    private int unexplainedGenerationChanges(List<String> examples) {
+        long window = (o.sessionTimeoutMs() + 8000L) * 1000;
+        Map<String, Integer> last = new HashMap<>();
+        List<SoakHistory.Assignment> sorted = new ArrayList<>(h.assignments);
+        sorted.sort(Comparator.comparingLong(SoakHistory.Assignment::micros));
+        int count = 0;
+        for (SoakHistory.Assignment a : sorted) {
+            String task = a.member() + "/" + a.task();
+            Integer before = last.put(task, a.generation());
+            if (before == null || before < 0 || a.generation() < 0 || before == a.generation()) {
+                continue;
+            }
+            boolean explained = false;
+            for (SoakHistory.Life l : h.lives) {
+                boolean membership = switch (l.what()) {
+                    case "start", "stop", "stopped", "kill", "final-stop", "broker-stop", "broker-start" -> true;
+                    default -> false;
+                };
+                if (membership && l.micros() <= a.micros() && l.micros() >= a.micros() - window) {
+                    explained = true;
+                    break;
+                }
+            }
+            if (!explained) {
+                count++;
+                if (examples.size() < 5) {
+                    examples.add(task + " " + before + "->" + a.generation() + " at " + clock(a.micros()));
+                }
+            }
+        }
+        return count;
+    }
+
+    static String clock(long micros) {
+        return LocalTime.ofInstant(Instant.ofEpochSecond(micros / 1_000_000, (micros % 1_000_000) * 1000),
+                ZoneId.systemDefault()).toString();
+    }
+}

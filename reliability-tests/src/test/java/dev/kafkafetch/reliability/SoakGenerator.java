@@ -1,0 +1,246 @@
+package dev.kafkafetch.reliability;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeSet;
+
+/**
+ * Derives one soak combination — kafka-fetch options, workload, fault schedule and misbehaving records — from one
+ * seed, deterministically: the same seed gives the same combination in the test JVM and in every child JVM.
+ * <p>
+ * Invalid combinations are skipped, not run: a draw that the endpoint would refuse (see {@code EndpointSettings}, e.g.
+ * {@code maxInFlightRecords < maxPollRecords}) or whose outcome is by design a standstill ({@code breakOnFirstError}
+ * without {@code breakOnFirstErrorMaxAttempts} re-delivers a record that always fails forever) is drawn again from the
+ * same random stream. Faults are drawn against a simulation of which members run, so a SIGKILL always hits a running
+ * child JVM, a leave never empties the group, and a join starts a member that is not running.
+ * <p>
+ * The options added since the first soak ({@link SoakOptions.Extra}: offsetMap, Micrometer meters, retryDelays,
+ * fetchWaitMaxMs, maxPartitionFetchBytes, commitTimeoutMs) are drawn afterwards from a second random stream derived
+ * from the seed, so that every seed still gives the combination of options, faults and records it gave before they
+ * existed (the CI seeds keep covering what they were picked for) and only gains the new knobs. A draw of them the
+ * endpoint refuses with the rest (retryDelays with breakOnFirstError) is drawn again from that stream; retryDelays
+ * with no failing record in the plan gets a few from that stream too.
+ */
+final class SoakGenerator {
+
+    private static final int[] CONCURRENCY = { 1, 4, 64 };
+    private static final String[] ORDERINGS = { "PARTITION", "KEY", "UNORDERED" };
+    private static final String[] PROTOCOLS = { "eager", "cooperative", "consumer" };
+    private static final int[] POLL_RECORDS = { 10, 50, 200 };
+    private static final int[] IN_FLIGHT = { 10, 50, 100, 250, 500 };
+    /** retryDelays as written in the URI: plain milliseconds and durations, one to three retry topics. */
+    private static final String[] RETRY_DELAYS = { "200,500", "300ms,1s", "500", "250ms,500ms,1s" };
+    private static final String[] COMMIT_TIMEOUTS = { "2s", "3000", "10s" };
+    /** Mixed into the seed for the stream of the knobs added later ("soak2"). */
+    private static final long EXTRA_STREAM = 0x736f616b32L;
+
+    private SoakGenerator() {
+    }
+
+    static SoakCase generate(long seed) {
+        Random r = new Random(mix(seed)); // neighbouring seeds must not give similar first draws
+        while (true) {
+            SoakOptions options = options(r);
+            if (options.invalidReason() != null) {
+                continue;
+            }
+            SoakSchedule schedule = schedule(r, options);
+            if (invalid(options, schedule) == null) {
+                Random extra = new Random(mix(seed) ^ EXTRA_STREAM);
+                SoakOptions withExtra = withExtra(extra, options);
+                return new SoakCase(seed, withExtra, withFailures(extra, withExtra, schedule));
+            }
+        }
+    }
+
+    /**
+     * Retry topics carry only failed records: when retryDelays is drawn and no record of the plan fails, 1-3 records
+     * failing 1-3 times are added (some then use up every retry), from the second stream.
+     */
+    private static SoakSchedule withFailures(Random r, SoakOptions o, SoakSchedule s) {
+        SoakRecordPlan plan = s.plan();
+        if (!o.retries() || plan.count(SoakRecordPlan.Kind.FAIL_ALWAYS) + plan.count(SoakRecordPlan.Kind.FAIL_N) > 0) {
+            return s;
+        }
+        Map<Integer, SoakRecordPlan.Behaviour> special = new HashMap<>(plan.special());
+        place(r, special, s.plannedRecords(), 1 + r.nextInt(3), SoakRecordPlan.Kind.FAIL_N, 1 + r.nextInt(3));
+        return new SoakSchedule(s.backlog(), s.ratePerSecond(), s.durationMs(), s.faults(),
+                new SoakRecordPlan(Map.copyOf(special)));
+    }
+
+    /** Adds the later knobs to a valid combination, drawing again while the endpoint would refuse them. */
+    private static SoakOptions withExtra(Random r, SoakOptions base) {
+        while (true) {
+            boolean offsetMap = r.nextInt(100) >= 30;
+            int roll = r.nextInt(100);
+            boolean registry = roll >= 55;
+            boolean perPartition = roll >= 40 && roll < 55 || roll >= 80;
+            String retryDelays = r.nextInt(100) < 40 ? RETRY_DELAYS[r.nextInt(RETRY_DELAYS.length)] : null;
+            int fetchWaitMaxMs = r.nextInt(100) < 30 ? pick(r, 10, 100) : 0;
+            int maxPartitionFetchBytes = r.nextInt(100) < 30 ? pick(r, 256, 4096) : 0;
+            String commitTimeout = r.nextInt(100) < 35 ? COMMIT_TIMEOUTS[r.nextInt(COMMIT_TIMEOUTS.length)] : null;
+            SoakOptions o = base.withExtra(new SoakOptions.Extra(offsetMap, registry, perPartition, retryDelays,
+                    fetchWaitMaxMs, maxPartitionFetchBytes, commitTimeout));
+            if (o.invalidReason() == null) {
+                return o;
+            }
+        }
+    }
+
+    /** Rules that need both the options and the schedule; null when the pair is valid. */
+    static String invalid(SoakOptions o, SoakSchedule s) {
+        if (o.breakOnFirstError() && o.breakOnFirstErrorMaxAttempts() == 0 && s.plan().alwaysFailing() > 0) {
+            return "breakOnFirstError without max attempts re-delivers an always-failing record forever (documented)";
+        }
+        if (s.count(SoakFault.Kind.KILL) > 0 && !o.childSlots().contains(true)) {
+            return "a SIGKILL needs a child JVM";
+        }
+        return null;
+    }
+
+    private static SoakOptions options(Random r) {
+        int partitions = 1 + r.nextInt(8);
+        int keys = pick(r, 8, 32, 128);
+        int slots = 1 + r.nextInt(3);
+        List<Boolean> children = new ArrayList<>();
+        for (int i = 0; i < slots; i++) {
+            children.add(r.nextInt(100) < 35);
+        }
+        int initial = 1 + r.nextInt(slots);
+        int roll = r.nextInt(100);
+        int consumersCount = roll < 60 ? 1 : roll < 85 ? 2 : 3;
+        String protocol = PROTOCOLS[r.nextInt(PROTOCOLS.length)];
+        int maxConcurrency = CONCURRENCY[r.nextInt(CONCURRENCY.length)];
+        String ordering = ORDERINGS[r.nextInt(ORDERINGS.length)];
+        boolean batching = r.nextInt(100) < 25;
+        int batchingInterval = batching && r.nextBoolean() ? pick(r, 50, 200) : 0;
+        boolean bofe = r.nextInt(100) < 30;
+        int bofeMax = bofe && r.nextBoolean() ? pick(r, 2, 3) : 0;
+        roll = r.nextInt(100);
+        String manual = roll < 60 ? "none" : roll < 73 ? "sync" : roll < 86 ? "nth" : "later";
+        int manualEvery = pick(r, 3, 10);
+        int manualDelay = pick(r, 20, 150);
+        boolean autoCommit = "none".equals(manual) || r.nextBoolean();
+        boolean dlt = r.nextInt(100) < 60;
+        long stall = r.nextInt(100) < 35 ? pick(r, 1000, 1500) : 0;
+        int maxPollInterval = r.nextInt(100) < 25 ? 5000 : 0;
+        int maxPollRecords = POLL_RECORDS[r.nextInt(POLL_RECORDS.length)];
+        int maxInFlight = IN_FLIGHT[r.nextInt(IN_FLIGHT.length)];
+        int work = maxConcurrency == 1 ? pick(r, 0, 1) : pick(r, 1, 3, 5);
+        return new SoakOptions(partitions, keys, List.copyOf(children), initial, consumersCount, protocol,
+                maxConcurrency, ordering, batching, batchingInterval, bofe, bofeMax, manual,
+                "nth".equals(manual) ? manualEvery : 0, "later".equals(manual) ? manualDelay : 0, autoCommit, dlt,
+                stall, maxPollInterval, maxPollRecords, maxInFlight, work, SoakOptions.Extra.DEFAULTS);
+    }
+
+    private static SoakSchedule schedule(Random r, SoakOptions o) {
+        long duration = 6000 + r.nextInt(6001);
+        int rate = 150 + r.nextInt(151);
+        int backlog = 100 + r.nextInt(901);
+        List<SoakFault> faults = faults(r, o, duration);
+        int planned = backlog + (int) (rate * duration / 1000);
+        return new SoakSchedule(backlog, rate, duration, List.copyOf(faults), plan(r, o, planned));
+    }
+
+    /** Up to three faults, one after another, each feasible in the simulated state of the members at its time. */
+    private static List<SoakFault> faults(Random r, SoakOptions o, long duration) {
+        TreeSet<Integer> running = new TreeSet<>();
+        for (int i = 0; i < o.initialMembers(); i++) {
+            running.add(i);
+        }
+        List<SoakFault> faults = new ArrayList<>();
+        long t = 1500 + r.nextInt(1500);
+        while (t < duration - 1500 && faults.size() < 3) {
+            List<Integer> children = new ArrayList<>();
+            List<Integer> idle = new ArrayList<>();
+            for (int i = 0; i < o.maxMembers(); i++) {
+                if (running.contains(i)) {
+                    if (o.childSlots().get(i)) {
+                        children.add(i);
+                    }
+                } else {
+                    idle.add(i);
+                }
+            }
+            List<SoakFault.Kind> feasible = new ArrayList<>();
+            if (!children.isEmpty()) {
+                feasible.add(SoakFault.Kind.KILL);
+                feasible.add(SoakFault.Kind.KILL); // kills are what only the soak can do: twice as likely
+            }
+            feasible.add(SoakFault.Kind.RESTART);
+            feasible.add(SoakFault.Kind.SUSPEND);
+            feasible.add(SoakFault.Kind.BROKER);
+            if (!idle.isEmpty()) {
+                feasible.add(SoakFault.Kind.JOIN);
+            }
+            if (running.size() >= 2) {
+                feasible.add(SoakFault.Kind.LEAVE);
+            }
+            SoakFault.Kind kind = feasible.get(r.nextInt(feasible.size()));
+            List<Integer> runningList = new ArrayList<>(running);
+            SoakFault fault = switch (kind) {
+                case KILL -> new SoakFault(kind, t, children.get(r.nextInt(children.size())), 500 + r.nextInt(2000));
+                case RESTART -> new SoakFault(kind, t, runningList.get(r.nextInt(runningList.size())),
+                        500 + r.nextInt(2000));
+                case SUSPEND -> new SoakFault(kind, t, runningList.get(r.nextInt(runningList.size())),
+                        500 + r.nextInt(2500));
+                case BROKER -> new SoakFault(kind, t, r.nextInt(3), 1000 + r.nextInt(4000));
+                case JOIN -> new SoakFault(kind, t, idle.get(r.nextInt(idle.size())), 0);
+                case LEAVE -> new SoakFault(kind, t, runningList.get(r.nextInt(runningList.size())), 0);
+            };
+            if (kind == SoakFault.Kind.JOIN) {
+                running.add(fault.target());
+            } else if (kind == SoakFault.Kind.LEAVE) {
+                running.remove(fault.target());
+            }
+            faults.add(fault);
+            t += fault.durationMs() + 1000 + r.nextInt(2500);
+        }
+        return faults;
+    }
+
+    private static SoakRecordPlan plan(Random r, SoakOptions o, int planned) {
+        Map<Integer, SoakRecordPlan.Behaviour> special = new HashMap<>();
+        if (r.nextInt(100) < 40) {
+            place(r, special, planned, 1 + r.nextInt(4), SoakRecordPlan.Kind.FAIL_ALWAYS, 0);
+        }
+        if (r.nextInt(100) < 40) {
+            place(r, special, planned, 1 + r.nextInt(4), SoakRecordPlan.Kind.FAIL_N, 1 + r.nextInt(2));
+        }
+        if (r.nextInt(100) < 35) {
+            place(r, special, planned, 1 + r.nextInt(4), SoakRecordPlan.Kind.UNDESERIALIZABLE, 0);
+        }
+        if (o.stallTimeoutMs() > 0 && r.nextInt(100) < 60) {
+            place(r, special, planned, 1 + r.nextInt(2), SoakRecordPlan.Kind.SLOW_STALL,
+                    (int) o.stallTimeoutMs() + 1000);
+        }
+        if (o.maxPollIntervalMs() > 0 && r.nextInt(100) < 70) {
+            place(r, special, planned, 1, SoakRecordPlan.Kind.SLOW_POLL, o.maxPollIntervalMs() + 1000);
+        }
+        return new SoakRecordPlan(Map.copyOf(special));
+    }
+
+    private static void place(Random r, Map<Integer, SoakRecordPlan.Behaviour> special, int planned, int count,
+                              SoakRecordPlan.Kind kind, int param) {
+        for (int i = 0; i < count; i++) {
+            int n = r.nextInt(planned);
+            if (!special.containsKey(n)) {
+                special.put(n, new SoakRecordPlan.Behaviour(kind, param));
+            }
+        }
+    }
+
+    /** MurmurHash3's 64-bit finalizer. */
+    private static long mix(long z) {
+        z = (z ^ (z >>> 33)) * 0xff51afd7ed558ccdL;
+        z = (z ^ (z >>> 33)) * 0xc4ceb9fe1a85ec53L;
+        return z ^ (z >>> 33);
+    }
+
+    private static int pick(Random r, int... values) {
+        return values[r.nextInt(values.length)];
+    }
+}

@@ -1,0 +1,68 @@
+package dev.kafkafetch.reliability;
+
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Which records (by their number n, the int value of the record) misbehave, and how. Every member derives the same
+ * plan from the seed, so a record behaves the same wherever it runs. Records not in the plan are healthy.
+ */
+record SoakRecordPlan(Map<Integer, Behaviour> special) {
+
+    enum Kind {
+        /** The route throws on every execution. */
+        FAIL_ALWAYS,
+        /** The route throws on the first {@code param} executions in a JVM, then succeeds. */
+        FAIL_N,
+        /** The value is 3 bytes: the IntegerDeserializer cannot read it. */
+        UNDESERIALIZABLE,
+        /** The first execution in a JVM sleeps {@code param} ms: beyond stallTimeoutMs. */
+        SLOW_STALL,
+        /** The first execution in a JVM sleeps {@code param} ms: beyond maxPollIntervalMs. */
+        SLOW_POLL
+    }
+
+    record Behaviour(Kind kind, int param) {
+    }
+
+    Behaviour of(int n) {
+        return special.get(n);
+    }
+
+    int count(Kind kind) {
+        int c = 0;
+        for (Behaviour b : special.values()) {
+            if (b.kind() == kind) {
+                c++;
+            }
+        }
+        return c;
+    }
+
+    /** Records the route never finishes successfully by design (they end in the dead-letter topic or are skipped). */
+    int alwaysFailing() {
+        return count(Kind.FAIL_ALWAYS) + count(Kind.UNDESERIALIZABLE);
+    }
+
+    int slow() {
+        return count(Kind.SLOW_STALL) + count(Kind.SLOW_POLL);
+    }
+
+    /** e.g. {@code failAlways:2,failN2:1,undeser:3,slowStall2500:1}. */
+    String describe() {
+        Map<String, Integer> counts = new TreeMap<>();
+        for (Behaviour b : special.values()) {
+            String name = switch (b.kind()) {
+                case FAIL_ALWAYS -> "failAlways";
+                case FAIL_N -> "fail" + b.param() + "x";
+                case UNDESERIALIZABLE -> "undeser";
+                case SLOW_STALL -> "slowStall" + b.param();
+                case SLOW_POLL -> "slowPoll" + b.param();
+            };
+            counts.merge(name, 1, Integer::sum);
+        }
+        StringBuilder sb = new StringBuilder();
+        counts.forEach((k, v) -> sb.append(sb.length() == 0 ? "" : ",").append(k).append(':').append(v));
+        return sb.toString();
+    }
+}

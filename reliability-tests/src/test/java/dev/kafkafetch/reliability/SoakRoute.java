@@ -1,0 +1,331 @@
+package dev.kafkafetch.reliability;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import dev.kafkafetch.KafkaFetchConstants;
+import dev.kafkafetch.commit.KafkaManualCommit;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.apache.camel.CamelContext;
+import org.apache.camel.Exchange;
+import org.apache.camel.Message;
+import org.apache.camel.Processor;
+import org.apache.camel.builder.RouteBuilder;
+import org.apache.camel.spi.ExceptionHandler;
+
+/**
+ * The route every soak member runs, and its history. Each execution logs, one write per event:
+ * <pre>
+ * S exec member seq micros thread partition offset n key attempt batchSize stage at   (one per record of the execution)
+ * E exec member seq micros ok|fail [reason]
+ * X member seq micros partition offset        the consumer's exception handler got the record (log-and-skip)
+ * R member seq micros partition offset        an undeserializable record reached the route (it then fails)
+ * C member seq micros partition offset        the route calls the record's synchronous manual commit()
+ * K member seq micros partition offset        ... and that commit() returned: the route committed the record
+ * P member seq micros message               the exception handler got an error without an exchange
+ * </pre>
+ * A batch (body {@code List<Exchange>}) is one execution: an S line per record when it starts, one E line when it
+ * ends. Records are named by the partition and offset they were produced at: a record routed from a retry topic
+ * ({@code retryDelays}) is logged with its original partition and offset (headers {@code CamelKafkaFetchOriginal*}),
+ * its {@code stage} (0 = the source topic, n = retry topic n) and {@code at}, where it was read from
+ * ({@code partition@offset} in that retry topic; {@code -} for the source); C lines use the original position too. The route misbehaves on the records of the {@link SoakRecordPlan} (throws, or sleeps on its first execution in
+ * this JVM), sleeps {@code workMs} per record, and commits by hand as the combination says.
+ */
+final class SoakRoute implements Processor, ExceptionHandler {
+
+    /** Executions per record number in this JVM (shared by the in-process members: "first N in a JVM"). */
+    private static final Map<Integer, AtomicInteger> EXECUTIONS = new ConcurrentHashMap<>();
+    /** The name kafka-fetch (as camel-micrometer) looks a MeterRegistry up by. */
+    private static final String METER_REGISTRY = "metricsRegistry";
+    private static final Pattern RETRY_STAGE = Pattern
+            .compile(Pattern.quote(SoakOptions.RETRY_TOPIC_INFIX) + "(\\d+)$");
+
+    private final String member;
+    private final SoakHistoryLog log;
+    private final SoakOptions options;
+    private final SoakRecordPlan plan;
+    private final AtomicLong executions = new AtomicLong();
+    private final ScheduledExecutorService later;
+
+    SoakRoute(String member, SoakHistoryLog log, SoakCase soakCase) {
+        this.member = member;
+        this.log = log;
+        this.options = soakCase.options();
+        this.plan = soakCase.schedule().plan();
+        this.later = "later".equals(options.manualCommit()) ? Executors.newScheduledThreadPool(2, r -> {
+            Thread t = new Thread(r, "soak-later-commit-" + member);
+            t.setDaemon(true);
+            return t;
+        }) : null;
+    }
+
+    /**
+     * Puts what the route's URI refers to into the member's Camel registry: this route as the consumer's exception
+     * handler and, when the combination says so, a Micrometer registry for the consumer's meters.
+     */
+    void bindTo(CamelContext context) {
+        context.getRegistry().bind(SoakOptions.EXCEPTION_HANDLER, this);
+        if (options.extra().meterRegistry()) {
+            context.getRegistry().bind(METER_REGISTRY, new SimpleMeterRegistry());
+        }
+    }
+
+    RouteBuilder builder(String uri) {
+        return new RouteBuilder() {
+            @Override
+            public void configure() {
+                errorHandler(defaultErrorHandler().logExhausted(false));
+                from(uri).routeId(SoakOptions.ROUTE_ID).process(SoakRoute.this);
+            }
+        };
+    }
+
+    void close() {
+        if (later != null) {
+            later.shutdownNow();
+        }
+    }
+
+    /**
+     * One record of an execution: {@code partition}/{@code offset} where it was produced; {@code stage} 0 for the
+     * source topic, else the retry topic it was read from, at {@code retryPartition}/{@code retryOffset}.
+     */
+    private record Rec(Exchange exchange, int partition, long offset, int n, String key, int attempt,
+            boolean undeserializable, int stage, int retryPartition, long retryOffset) {
+
+        String at() {
+            return stage == 0 ? "-" : retryPartition + "@" + retryOffset;
+        }
+
+        Rec withAttempt(int a) {
+            return new Rec(exchange, partition, offset, n, key, a, undeserializable, stage, retryPartition,
+                    retryOffset);
+        }
+
+        /** The offset in the topic it was read from (what its manual commit commits). */
+        long readOffset() {
+            return stage == 0 ? offset : retryOffset;
+        }
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public void process(Exchange exchange) throws Exception {
+        Object body = exchange.getMessage().getBody();
+        List<Rec> recs = new ArrayList<>();
+        if (body instanceof List<?> list) {
+            for (Object child : list) {
+                recs.add(rec((Exchange) child));
+            }
+            Integer batchAttempt = exchange.getMessage().getHeader(KafkaFetchConstants.DELIVERY_ATTEMPT,
+                    Integer.class);
+            if (batchAttempt != null) {
+                // the docs say the batch exchange carries the batch's delivery count; today only its records do
+                recs.replaceAll(r -> r.attempt >= batchAttempt ? r : r.withAttempt(batchAttempt));
+            }
+        } else {
+            recs.add(rec(exchange));
+        }
+        String exec = member + "#" + executions.incrementAndGet();
+        String thread = Thread.currentThread().getName().replace(' ', '_');
+        for (Rec r : recs) {
+            log.write("S " + exec + " " + member + " " + SoakHistoryLog.seq() + " " + SoakHistoryLog.micros() + " "
+                      + thread + " " + r.partition + " " + r.offset + " " + r.n + " " + r.key + " " + r.attempt + " "
+                      + recs.size() + " " + r.stage + " " + r.at());
+        }
+        String outcome = "fail interrupted-or-error";
+        try {
+            for (Rec r : recs) {
+                behave(r);
+            }
+            commit(recs);
+            outcome = "ok";
+        } catch (Exception e) {
+            outcome = "fail " + reason(e);
+            throw e;
+        } finally {
+            log.write("E " + exec + " " + member + " " + SoakHistoryLog.seq() + " " + SoakHistoryLog.micros() + " "
+                      + outcome);
+        }
+    }
+
+    /** The exception's class and message as one word (for the E line). */
+    private static String reason(Throwable e) {
+        String text = e.getClass().getSimpleName() + ":" + e.getMessage();
+        Throwable cause = e.getCause();
+        if (cause != null && cause != e) {
+            text += "<-" + cause.getClass().getSimpleName() + ":" + cause.getMessage();
+        }
+        text = text.replaceAll("\\s+", "_");
+        return text.length() > 200 ? text.substring(0, 200) : text;
+    }
+
+    private static Rec rec(Exchange exchange) {
+        Message m = exchange.getMessage();
+        Integer partition = m.getHeader(KafkaFetchConstants.PARTITION, Integer.class);
+        Long offset = m.getHeader(KafkaFetchConstants.OFFSET, Long.class);
+        Integer attempt = m.getHeader(KafkaFetchConstants.DELIVERY_ATTEMPT, Integer.class);
+        String key = m.getHeader(KafkaFetchConstants.KEY, String.class);
+        Object body = m.getBody();
+        int n = -1;
+        boolean undeserializable = false;
+        if (body instanceof Integer i) {
+            n = i;
+        } else if (body instanceof byte[] raw && raw.length == 3) {
+            undeserializable = true;
+            n = (raw[0] & 0xff) << 16 | (raw[1] & 0xff) << 8 | raw[2] & 0xff;
+        }
+        int stage = 0;
+        int retryPartition = -1;
+        long retryOffset = -1;
+        String topic = m.getHeader(KafkaFetchConstants.TOPIC, String.class);
+        String originalTopic = m.getHeader(KafkaFetchConstants.ORIGINAL_TOPIC, String.class);
+        if (topic != null && originalTopic != null && !topic.equals(originalTopic)) {
+            // read from a retry topic: named by where it was produced, its original partition and offset
+            Matcher stageOf = RETRY_STAGE.matcher(topic);
+            stage = stageOf.find() ? Integer.parseInt(stageOf.group(1)) : 99;
+            retryPartition = partition == null ? -1 : partition;
+            retryOffset = offset == null ? -1 : offset;
+            partition = m.getHeader(KafkaFetchConstants.ORIGINAL_PARTITION, Integer.class);
+            offset = m.getHeader(KafkaFetchConstants.ORIGINAL_OFFSET, Long.class);
+        }
+        return new Rec(exchange, partition == null ? -1 : partition, offset == null ? -1 : offset, n,
+                key == null ? "-" : key, attempt == null ? 0 : attempt, undeserializable, stage, retryPartition,
+                retryOffset);
+    }
+
+    private void behave(Rec r) throws InterruptedException {
+        if (r.undeserializable) {
+            log.write("R " + member + " " + SoakHistoryLog.seq() + " " + SoakHistoryLog.micros() + " " + r.partition
+                      + " " + r.offset);
+            throw new IllegalStateException("an undeserializable record reached the route: " + r.partition + "@"
+                                            + r.offset);
+        }
+        SoakRecordPlan.Behaviour b = plan.of(r.n);
+        if (b != null) {
+            int count = EXECUTIONS.computeIfAbsent(r.n, k -> new AtomicInteger()).incrementAndGet();
+            switch (b.kind()) {
+                case FAIL_ALWAYS -> throw new IllegalStateException("poison record " + r.n);
+                case FAIL_N -> {
+                    if (count <= b.param()) {
+                        throw new IllegalStateException("record " + r.n + " fails its execution " + count);
+                    }
+                }
+                case SLOW_STALL, SLOW_POLL -> {
+                    if (count == 1) {
+                        Thread.sleep(b.param());
+                    }
+                }
+                default -> {
+                }
+            }
+        }
+        if (options.workMs() > 0) {
+            Thread.sleep(options.workMs());
+        }
+    }
+
+    private void commit(List<Rec> recs) {
+        switch (options.manualCommit()) {
+            case "sync" -> recs.forEach(this::commitNow);
+            case "nth" -> {
+                // a commit() completes once the records before it are finished; in a batch they finish only with the
+                // batch, so a batch commits every record up to its last N-th offset, in order (each commit() marks its
+                // record finished) — committing the N-th alone would wait for its own batch until commitTimeoutMs
+                int last = -1;
+                for (int i = 0; i < recs.size(); i++) {
+                    if (recs.get(i).readOffset() % options.manualEvery() == 0) {
+                        last = i;
+                    }
+                }
+                recs.subList(0, last + 1).forEach(this::commitNow);
+            }
+            case "later" -> {
+                for (Rec r : recs) {
+                    KafkaManualCommit c = manualCommit(r);
+                    later.schedule(() -> {
+                        try {
+                            c.commit();
+                        } catch (RuntimeException e) {
+                            // a rebalance took the record away: it is not committed, which is all the contract says
+                        }
+                    }, options.manualDelayMs(), TimeUnit.MILLISECONDS);
+                }
+            }
+            default -> {
+            }
+        }
+    }
+
+    /**
+     * A synchronous manual commit from the route: the route declares the record done, so a C event is written first;
+     * if the member is SIGKILLed before the execution's E event, the record still counts as completed by the route.
+     */
+    private void commitNow(Rec r) {
+        log.write("C " + member + " " + SoakHistoryLog.seq() + " " + SoakHistoryLog.micros() + " " + r.partition + " "
+                  + r.offset);
+        manualCommit(r).commit();
+        log.write("K " + member + " " + SoakHistoryLog.seq() + " " + SoakHistoryLog.micros() + " " + r.partition + " "
+                  + r.offset);
+    }
+
+    private static KafkaManualCommit manualCommit(Rec r) {
+        KafkaManualCommit c = r.exchange.getMessage().getHeader(KafkaFetchConstants.MANUAL_COMMIT,
+                KafkaManualCommit.class);
+        if (c == null) {
+            throw new IllegalStateException("no " + KafkaFetchConstants.MANUAL_COMMIT + " header on " + r.partition
+                                            + "@" + r.offset);
+        }
+        return c;
+    }
+
+    // ---- the consumer's exception handler (URI option exceptionHandler=#soakExceptionHandler) ----
+
+    @Override
+    public void handleException(Throwable exception) {
+        handleException(null, null, exception);
+    }
+
+    @Override
+    public void handleException(String message, Throwable exception) {
+        handleException(message, null, exception);
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public void handleException(String message, Exchange exchange, Throwable exception) {
+        if (exchange == null) {
+            // a poll error, or a record given up without its exchange (breakOnFirstError after its max attempts,
+            // which names the record as topic-partition@offset in the message)
+            String text = (message == null ? "" : message) + " " + (exception == null ? "" : exception.toString());
+            log.write("P " + member + " " + SoakHistoryLog.seq() + " " + SoakHistoryLog.micros() + " "
+                      + text.trim().replaceAll("\\s+", "_"));
+            return;
+        }
+        List<Exchange> records = exchange.getMessage().getBody() instanceof List<?> list ? (List<Exchange>) list
+                : List.of(exchange);
+        for (Exchange e : records) {
+            Rec r = rec(e);
+            log.write("X " + member + " " + SoakHistoryLog.seq() + " " + SoakHistoryLog.micros() + " " + r.partition
+                      + " " + r.offset);
+        }
+    }
+
+    /** The record value of number n: a 4-byte int, or 3 bytes (not an int) for an undeserializable record. */
+    static byte[] value(int n, boolean undeserializable) {
+        if (undeserializable) {
+            return new byte[] { (byte) (n >>> 16), (byte) (n >>> 8), (byte) n };
+        }
+        return ByteBuffer.allocate(4).putInt(n).array();
+    }
+}

@@ -1,0 +1,409 @@
+package dev.kafkafetch.reliability;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import dev.kafkafetch.testinfra.EmbeddedKafkaCluster;
+import dev.kafkafetch.testinfra.KafkaTestSupport;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * Runs one soak combination on the 3-broker cluster: creates its topics, starts the members, produces the workload
+ * (a backlog, then a steady rate, with the plan's misbehaving records), applies the faults of the schedule one after
+ * another, waits until every produced record is resolved (or the drain deadline passes: a hang, with thread dumps),
+ * stops the members, reads the dead-letter topic and the committed offsets, and hands everything to the
+ * {@link SoakChecker}. With {@code retryDelays} the retry topics (which the component creates) are read too, and the
+ * drain lets duplicate retry letters run before the final stop. The harness's own events (member starts, stops, kills, suspends; broker stops and starts) go to
+ * {@code harness.history} in the combination's directory, beside the members' histories.
+ */
+final class SoakRun {
+
+    private final SoakCase soakCase;
+    private final SoakOptions o;
+    private final SoakSchedule s;
+    private final EmbeddedKafkaCluster cluster;
+    private final KafkaTestSupport kafka;
+    private final Path dir;
+    private final long drainMs;
+    private final SoakMember[] slots;
+    private final int[] incarnations;
+    private final List<ChildSoakMember> children = new ArrayList<>();
+    private SoakHistoryLog harness;
+    private String uri;
+
+    SoakRun(SoakCase soakCase, EmbeddedKafkaCluster cluster, KafkaTestSupport kafka, Path dir, long drainMs) {
+        this.soakCase = soakCase;
+        this.o = soakCase.options();
+        this.s = soakCase.schedule();
+        this.cluster = cluster;
+        this.kafka = kafka;
+        this.dir = dir;
+        this.drainMs = drainMs;
+        this.slots = new SoakMember[o.maxMembers()];
+        this.incarnations = new int[o.maxMembers()];
+    }
+
+    SoakVerdict run() throws Exception {
+        Files.createDirectories(dir);
+        harness = new SoakHistoryLog(dir.resolve(SoakHistory.HARNESS));
+        String topic = KafkaTestSupport.uniqueName("soak-" + Long.toHexString(soakCase.seed()));
+        String dlt = topic + ".dlt";
+        String group = KafkaTestSupport.uniqueName("soak-g");
+        createTopic(topic, o.partitions());
+        if (o.deadLetterTopic()) {
+            createTopic(dlt, 2);
+        }
+        uri = o.uri(cluster.bootstrapServers(), topic, group, dlt);
+        Files.writeString(dir.resolve("case.txt"), "seed " + soakCase.seed() + "\noptions " + o.describe()
+                                                   + "\nfaults " + s.describe() + "\nuri " + uri + "\n");
+        IdProducer producer = new IdProducer(cluster.bootstrapServers(), topic, "soak", 1);
+        SoakDeadLetters deadLetters = o.deadLetterTopic() ? new SoakDeadLetters(cluster.bootstrapServers(), dlt, 2)
+                : null;
+        List<String> retryTopics = o.retryTopics(topic);
+        // the component creates the retry topics (createRetryTopics defaults to true) when a member's route starts
+        SoakDeadLetters retryLetters = o.retries()
+                ? new SoakDeadLetters(cluster.bootstrapServers(), kafka.admin(), retryTopics, o.partitions(), true)
+                : null;
+        SoakHistory history = new SoakHistory(dir);
+        try {
+            for (int i = 0; i < o.initialMembers(); i++) {
+                start(i);
+            }
+            long t0 = System.nanoTime();
+            Thread load = load(producer, t0);
+            for (SoakFault fault : s.faults()) {
+                sleepUntil(t0, fault.atMs());
+                apply(fault);
+            }
+            load.join();
+            producer.stop();
+            Map<Integer, IdProducer.Position> produced = new HashMap<>();
+            producer.acked().forEach((id, pos) -> produced.put(Integer.parseInt(id), pos));
+
+            // drain: until every produced record is resolved, or the group committed everything and went quiet
+            // (what is still unresolved then was committed past: lost, not hung), or the deadline (a hang)
+            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(drainMs + s.plan().slow() * 7000L
+                                                                              + 3 * o.retryWaitMs());
+            Set<Integer> open;
+            int events = -1;
+            long quietSince = System.nanoTime();
+            boolean committedPast = false;
+            long lettersDeadline = 0;
+            while (true) {
+                history.refresh();
+                open = new SoakChecker(soakCase, history, produced, letters(deadLetters), letters(retryLetters))
+                        .unresolved();
+                if (open.isEmpty()) {
+                    // every record is resolved; duplicate retry letters may still wait for their delay: let them run
+                    // before the final stop, so that the retry topics are committed to their ends
+                    if (lettersDeadline == 0) {
+                        lettersDeadline = System.nanoTime()
+                                          + TimeUnit.MILLISECONDS.toNanos(o.retryWaitMs() + 10_000);
+                    }
+                    if (!o.retries() || !o.autoCommitEnable() || System.nanoTime() > lettersDeadline
+                        || committedAtEnd(group, topic) && retryTopics.stream().allMatch(
+                                t -> committedAtEnd(group, t))) {
+                        break;
+                    }
+                } else if (System.nanoTime() > deadline) {
+                    break;
+                }
+                int now = history.starts.size() + history.ends.size();
+                if (now != events) {
+                    events = now;
+                    quietSince = System.nanoTime();
+                } else if (o.autoCommitEnable() && System.nanoTime() - quietSince > TimeUnit.SECONDS.toNanos(5)
+                           && !open.isEmpty() && committedAtEnd(group, topic)
+                           && retryTopics.stream().allMatch(t -> committedAtEnd(group, t))) {
+                    committedPast = true;
+                    break;
+                }
+                Thread.sleep(500);
+            }
+            String hangReport = !open.isEmpty() && !committedPast ? hangReport() : "";
+
+            finalStop();
+            Map<Integer, Long> end = byPartition(kafka.endOffsets(topic));
+            Map<Integer, Long> committed = byPartition(kafka.committedOffsets(group, topic));
+            Map<TopicPartition, Long> retryEnd = new HashMap<>();
+            Map<TopicPartition, Long> retryCommitted = new HashMap<>();
+            for (String t : retryTopics) {
+                retryEnd.putAll(kafka.endOffsets(t));
+                retryCommitted.putAll(kafka.committedOffsets(group, t));
+            }
+            if (deadLetters != null) {
+                deadLetters.awaitEnd(kafka.endOffsets(dlt), Duration.ofSeconds(15));
+            }
+            if (retryLetters != null) {
+                retryLetters.awaitEnd(retryEnd, Duration.ofSeconds(15));
+            }
+            history.refresh();
+            return new SoakChecker(soakCase, history, produced, letters(deadLetters), letters(retryLetters))
+                    .check(committed, end, retryCommitted, retryEnd, hangReport, childOutOfMemory());
+        } finally {
+            finalStop();
+            for (ChildSoakMember c : children) {
+                if (c.alive()) {
+                    c.kill();
+                }
+            }
+            if (deadLetters != null) {
+                deadLetters.close();
+            }
+            if (retryLetters != null) {
+                retryLetters.close();
+            }
+            producer.close();
+            harness.close();
+            try {
+                List<String> topics = new ArrayList<>(retryTopics);
+                topics.add(topic);
+                if (o.deadLetterTopic()) {
+                    topics.add(dlt);
+                }
+                kafka.admin().deleteTopics(topics).all().get(30, TimeUnit.SECONDS);
+            } catch (Exception e) {
+                // best effort: the cluster is closed after the class anyway
+            }
+        }
+    }
+
+    private static List<SoakDeadLetters.DeadLetter> letters(SoakDeadLetters deadLetters) {
+        return deadLetters == null ? List.of() : deadLetters.all();
+    }
+
+    private void createTopic(String topic, int partitions) throws Exception {
+        NewTopic t = new NewTopic(topic, partitions, (short) 3).configs(Map.of("min.insync.replicas", "2"));
+        kafka.admin().createTopics(List.of(t)).all().get(30, TimeUnit.SECONDS);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (true) {
+            try {
+                if (kafka.endOffsets(topic).size() == partitions) {
+                    return;
+                }
+            } catch (RuntimeException e) {
+                // not yet
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("topic " + topic + " not ready");
+            }
+            Thread.sleep(100);
+        }
+    }
+
+    /** Produces the backlog, then {@code ratePerSecond} records a second until {@code durationMs} after t0. */
+    private Thread load(IdProducer producer, long t0) {
+        Thread t = new Thread(() -> {
+            int n = 0;
+            for (; n < s.backlog(); n++) {
+                send(producer, n);
+            }
+            long sent = 0;
+            while (true) {
+                long elapsed = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+                if (elapsed >= s.durationMs()) {
+                    break;
+                }
+                long due = elapsed * s.ratePerSecond() / 1000;
+                while (sent < due) {
+                    send(producer, n++);
+                    sent++;
+                }
+                try {
+                    Thread.sleep(5);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        }, "soak-load");
+        t.setDaemon(true);
+        t.start();
+        return t;
+    }
+
+    private void send(IdProducer producer, int n) {
+        SoakRecordPlan.Behaviour b = s.plan().of(n);
+        boolean undeserializable = b != null && b.kind() == SoakRecordPlan.Kind.UNDESERIALIZABLE;
+        producer.send(Integer.toString(n), null, ("k" + n % o.keys()).getBytes(StandardCharsets.UTF_8),
+                SoakRoute.value(n, undeserializable));
+    }
+
+    private void apply(SoakFault fault) throws Exception {
+        int i = fault.target();
+        if (fault.kind() != SoakFault.Kind.BROKER && fault.kind() != SoakFault.Kind.JOIN) {
+            awaitActive(slots[i]); // a fault on a member that has not even joined yet would test nothing
+        }
+        switch (fault.kind()) {
+            case KILL -> {
+                SoakMember m = slots[i];
+                event("L " + m.name() + " " + SoakHistoryLog.micros() + " kill");
+                m.kill();
+                slots[i] = null;
+                Thread.sleep(fault.durationMs());
+                start(i);
+            }
+            case RESTART -> {
+                stop(i, "stop");
+                Thread.sleep(fault.durationMs());
+                start(i);
+            }
+            case SUSPEND -> {
+                SoakMember m = slots[i];
+                event("L " + m.name() + " " + SoakHistoryLog.micros() + " suspend");
+                m.suspend();
+                Thread.sleep(fault.durationMs());
+                event("L " + m.name() + " " + SoakHistoryLog.micros() + " resume");
+                m.resume();
+            }
+            case BROKER -> {
+                event("F " + SoakHistoryLog.micros() + " broker-stop b" + i);
+                cluster.stopBroker(i);
+                Thread.sleep(fault.durationMs());
+                cluster.startBroker(i);
+                event("F " + SoakHistoryLog.micros() + " broker-start b" + i);
+            }
+            case JOIN -> start(i);
+            case LEAVE -> stop(i, "stop");
+            default -> throw new IllegalStateException("unknown fault " + fault);
+        }
+    }
+
+    /**
+     * Waits (at most 20 s) until the member has partitions or has started a record: a child JVM needs a few seconds
+     * to boot and join, and a fault that hits it before would prove nothing.
+     */
+    private void awaitActive(SoakMember m) throws InterruptedException {
+        Path file = dir.resolve(m.name() + ".history");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (System.nanoTime() < deadline) {
+            try {
+                if (Files.exists(file)) {
+                    for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+                        if (line.startsWith("S ") || line.startsWith("G ") && !line.endsWith(" -")) {
+                            return;
+                        }
+                    }
+                }
+            } catch (IOException e) {
+                // being written: try again
+            }
+            Thread.sleep(100);
+        }
+    }
+
+    private void event(String line) {
+        harness.write(line);
+    }
+
+    private void start(int slot) throws Exception {
+        String name = "m" + slot + "." + incarnations[slot]++;
+        boolean child = o.childSlots().get(slot);
+        event("L " + name + " " + SoakHistoryLog.micros() + " start " + (child ? "child" : "in"));
+        Path history = dir.resolve(name + ".history");
+        if (child) {
+            ChildSoakMember c = ChildSoakMember.start(name, soakCase.seed(), uri, history, dir.resolve(name + ".log"));
+            children.add(c);
+            slots[slot] = c;
+        } else {
+            slots[slot] = InProcessSoakMember.start(name, soakCase, uri, history);
+        }
+    }
+
+    private void stop(int slot, String why) {
+        SoakMember m = slots[slot];
+        slots[slot] = null;
+        event("L " + m.name() + " " + SoakHistoryLog.micros() + " " + why);
+        try {
+            m.stop();
+        } finally {
+            event("L " + m.name() + " " + SoakHistoryLog.micros() + " stopped");
+        }
+    }
+
+    /** Stops every running member, all at once (each is bounded by its own shutdown timeouts). */
+    private void finalStop() throws InterruptedException {
+        List<Thread> stops = new ArrayList<>();
+        for (int i = 0; i < slots.length; i++) {
+            if (slots[i] != null) {
+                int slot = i;
+                Thread t = new Thread(() -> stop(slot, "final-stop"), "soak-final-stop-" + i);
+                t.start();
+                stops.add(t);
+            }
+        }
+        for (Thread t : stops) {
+            t.join(60_000);
+        }
+    }
+
+    private String hangReport() throws InterruptedException {
+        StringBuilder sb = new StringBuilder();
+        sb.append("  in-process kafka-fetch threads:\n").append(InProcessSoakMember.dumpKafkaFetchThreads());
+        for (SoakMember m : slots) {
+            if (m instanceof InProcessSoakMember in) {
+                sb.append("  tasks of ").append(m.name()).append(": ").append(in.describeTasks()).append('\n');
+            } else if (m != null) {
+                sb.append(m.threadDump());
+            }
+        }
+        return sb.toString();
+    }
+
+    private boolean childOutOfMemory() {
+        for (ChildSoakMember c : children) {
+            try {
+                if (Files.exists(c.log()) && Files.readString(c.log()).contains("OutOfMemoryError")) {
+                    return true;
+                }
+            } catch (IOException e) {
+                // unreadable log: not evidence of anything
+            }
+        }
+        return false;
+    }
+
+    /** True when the group's committed offset is the end offset of every partition (none committed = 0). */
+    private boolean committedAtEnd(String group, String topic) {
+        Map<TopicPartition, Long> committed = kafka.committedOffsets(group, topic);
+        for (Map.Entry<TopicPartition, Long> e : kafka.endOffsets(topic).entrySet()) {
+            if (committed.getOrDefault(e.getKey(), 0L).longValue() != e.getValue()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static Map<Integer, Long> byPartition(Map<TopicPartition, Long> offsets) {
+        Map<Integer, Long> map = new HashMap<>();
+        offsets.forEach((tp, offset) -> map.put(tp.partition(), offset));
+        return map;
+    }
+
+    private static void sleepUntil(long t0, long atMs) throws InterruptedException {
+        long wait = atMs - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+        if (wait > 0) {
+            Thread.sleep(wait);
+        }
+    }
+
+    /** Deletes a combination's directory (histories and child logs) once it passed. */
+    static void delete(Path dir) {
+        try (Stream<Path> files = Files.walk(dir)) {
+            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            // leave it
+        }
+    }
+}
