@@ -3,6 +3,7 @@ package dev.kafkafetch.processor;
 import java.util.ArrayList;
 import java.util.List;
 
+import dev.kafkafetch.KafkaFetchConstants;
 import dev.kafkafetch.commit.ManualCommitQueue;
 import dev.kafkafetch.dispatch.ItemProcessor;
 import dev.kafkafetch.dispatch.WorkItem;
@@ -52,6 +53,7 @@ public final class RouteItemProcessor implements ItemProcessor {
                     records.add(child);
                 }
                 exchange.getMessage().setBody(records);
+                exchange.getMessage().setHeader(KafkaFetchConstants.DELIVERY_ATTEMPT, item.attempt());
             } else {
                 builder.fill(exchange, item, manualCommits);
             }

@@ -30,6 +30,8 @@ class BatchBreakOnFirstErrorMaxAttemptsIT extends KafkaFetchITSupport {
     private static final String PREFIX = "id-bb-";
 
     private final List<Integer> attempts = new CopyOnWriteArrayList<>();
+    /** The delivery-attempt header of the batch exchange itself, per failed delivery. */
+    private final List<Integer> batchAttempts = new CopyOnWriteArrayList<>();
     private final List<List<String>> failedBatches = new CopyOnWriteArrayList<>();
     /** Per failed delivery: each record's own delivery-attempt header. */
     private final List<Map<String, Integer>> recordAttempts = new CopyOnWriteArrayList<>();
@@ -108,6 +110,8 @@ class BatchBreakOnFirstErrorMaxAttemptsIT extends KafkaFetchITSupport {
                             if (ids.contains(poison)) {
                                 // the batch holding the first record always fails
                                 attempts.add(attempt);
+                                batchAttempts.add(e.getMessage().getHeader(KafkaFetchConstants.DELIVERY_ATTEMPT,
+                                        Integer.class));
                                 failedBatches.add(ids);
                                 recordAttempts.add(perRecord);
                                 throw new IllegalStateException("batch with " + poison + " fails");
@@ -138,6 +142,7 @@ class BatchBreakOnFirstErrorMaxAttemptsIT extends KafkaFetchITSupport {
         assertThat(attempts.size()).as("deliveries of the failing batch (attempt headers of the first ones: %s)",
                 firstAttempts).isEqualTo(3);
         assertThat(attempts).as("delivery attempts").containsExactly(1, 2, 3);
+        assertThat(batchAttempts).as("delivery attempts on the batch exchange").containsExactly(1, 2, 3);
         for (int i = 1; i < 3; i++) {
             for (String id : failedBatches.get(i)) {
                 if (failedBatches.get(i - 1).contains(id)) {
