@@ -63,8 +63,8 @@ class KafkaClientFactoryIT extends KafkaFetchITSupport {
                 .as("autowired from the registry").isSameAs(factory);
         await().atMost(Duration.ofSeconds(60)).until(() -> recorder.ids().size() >= produced.size() - 1);
         assertThat(recorder.lost(produced)).containsExactly("id-f-150");
-        assertThat(kafka.readAll(dlt, Duration.ofSeconds(30))).extracting(ConsumerRecord::value)
-                .containsExactly("id-f-150");
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(kafka.readAll(dlt,
+                Duration.ofSeconds(10))).extracting(ConsumerRecord::value).containsExactly("id-f-150"));
 
         assertThat(factory.injected.get()).as("a poll error was injected").isTrue();
         assertThat(factory.consumers).as("two fetch tasks, then one more after the reconnect").hasSize(3);
