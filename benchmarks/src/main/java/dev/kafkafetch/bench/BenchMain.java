@@ -22,7 +22,7 @@ import dev.kafkafetch.testinfra.KafkaLogging;
  *   --concurrency 16,64,256 --s4-records N --s4-xmx 1g --s5-rate N --s5-seconds N --s6-rounds N
  *   --steady-warmup-ms N --steady-window-ms N (S1/S2; 0 = time every record) --s7-records N --s8-run-ms N
  *   --no-parallel-consumer
- *   --only kafka-fetch,plain-loop   only these contender kinds (for profiling)
+ *   --only kafka-fetch,plain-loop   only these contender kinds or labels ("kafka-fetch mc=1 PARTITION"), e.g. to profile
  * </pre>
  */
 public final class BenchMain {

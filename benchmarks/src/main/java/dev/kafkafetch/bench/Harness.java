@@ -2,6 +2,7 @@ package dev.kafkafetch.bench;
 
 import java.io.PrintStream;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -15,8 +16,8 @@ import java.util.concurrent.TimeUnit;
  * <p>
  * Measuring rules: every run uses a fresh consumer group reading from the beginning; throughput is counted from the
  * moment every group member has its assignment (or the first record, if later) to the last record; contenders are
- * stopped cleanly between runs; rounds interleave the contenders (A B C, A B C, ...) so that machine noise hits all
- * of them alike; the figure is the median of the measured rounds.
+ * stopped cleanly between runs; rounds interleave the contenders (A B C, B C A, C A B, ...) so that machine noise
+ * hits all of them alike and none always runs first; the figure is the median of the measured rounds.
  */
 final class Harness {
 
@@ -219,8 +220,9 @@ final class Harness {
             boolean warmup = round < cfg.warmups;
             int seconds = warmup ? Math.min(cfg.s5Seconds, cfg.s5WarmupSeconds) : cfg.s5Seconds;
             long n = (long) cfg.s5Rate * seconds;
-            for (int i = 0; i < specs.size(); i++) {
-                ContenderSpec spec = specs.get(i);
+            List<ContenderSpec> order = rotated(specs, round);
+            for (int i = 0; i < order.size(); i++) {
+                ContenderSpec spec = order.get(i);
                 String topic = topic("s5-" + round + "-" + i);
                 kafka.createTopic(topic, p);
                 Work work = new Work(n, 0, cfg.verify, (int) n);
@@ -360,15 +362,20 @@ final class Harness {
         Map<ContenderSpec, List<Double>> slices = new LinkedHashMap<>();
         Map<ContenderSpec, List<Double>> cpu = new LinkedHashMap<>();
         Map<ContenderSpec, List<Double>> alloc = new LinkedHashMap<>();
+        Map<ContenderSpec, List<Double>> brokerCpu = new LinkedHashMap<>();
         Map<ContenderSpec, long[]> counts = new HashMap<>();
         for (int round = 0; round < cfg.rounds; round++) {
-            for (ContenderSpec spec : specs) {
+            for (ContenderSpec spec : rotated(specs, round)) {
                 RunStats s = runOnce(spec, topic, partitions, records, sleepMs, windowMs);
                 rates.computeIfAbsent(spec, k -> new ArrayList<>()).add(s.rate);
                 slices.computeIfAbsent(spec, k -> new ArrayList<>()).addAll(s.slices);
                 if (s.measured > 0) {
                     cpu.computeIfAbsent(spec, k -> new ArrayList<>()).add(s.cpuNanos / 1e3 / s.measured);
                     alloc.computeIfAbsent(spec, k -> new ArrayList<>()).add((double) s.allocBytes / s.measured);
+                    if (s.brokerCpuNanos >= 0) {
+                        brokerCpu.computeIfAbsent(spec, k -> new ArrayList<>())
+                                .add(s.brokerCpuNanos / 1e3 / s.measured);
+                    }
                 }
                 counts.merge(spec, new long[] { s.consumed, s.distinct },
                         (a, b) -> new long[] { Math.min(a[0], b[0]), Math.min(a[1], b[1]) });
@@ -401,7 +408,19 @@ final class Harness {
                 results.add(new Result(scenario, spec, ALLOC_PER_RECORD, "B", alloc.get(spec), records, c[0], c[1],
                         note));
             }
+            if (steady && brokerCpu.containsKey(spec)) {
+                results.add(
+                        new Result(scenario, spec, "broker CPU per record", "us", brokerCpu.get(spec), records, c[0],
+                                c[1], note + " (broker JVM: 10 ms ticks)"));
+            }
         }
+    }
+
+    /** The contenders in round {@code round}'s order: each round starts one further, so none always runs first. */
+    private static List<ContenderSpec> rotated(List<ContenderSpec> specs, int round) {
+        List<ContenderSpec> l = new ArrayList<>(specs);
+        Collections.rotate(l, -(round % Math.max(1, l.size())));
+        return l;
     }
 
     private List<ContenderSpec> selected(List<ContenderSpec> specs) {
@@ -410,7 +429,7 @@ final class Harness {
         }
         List<ContenderSpec> l = new ArrayList<>();
         for (ContenderSpec s : specs) {
-            if (cfg.only.contains(s.kind())) {
+            if (cfg.only.contains(s.kind()) || cfg.only.contains(s.label())) {
                 l.add(s);
             }
         }
@@ -437,6 +456,7 @@ final class Harness {
         List<Double> slices = new ArrayList<>();
         long cpuNanos;
         long allocBytes;
+        long brokerCpuNanos = -1;
     }
 
     private RunStats runOnce(ContenderSpec spec, String topic, int partitions, long records, long sleepMs,
@@ -522,6 +542,7 @@ final class Harness {
         long c0 = work.count();
         long t0 = System.nanoTime();
         cost.begin();
+        long broker0 = ThreadCost.brokerCpuNanos();
         if (c0 >= work.target()) {
             throw new IllegalStateException(spec.label() + " drained the backlog within its warm-up: produce more");
         }
@@ -547,6 +568,8 @@ final class Harness {
             prevC = c1;
         }
         cost.end();
+        long broker1 = ThreadCost.brokerCpuNanos();
+        s.brokerCpuNanos = broker0 >= 0 && broker1 >= 0 ? broker1 - broker0 : -1;
         s.measured = c1 - c0;
         s.seconds = Math.max(1e-9, (t1 - t0) / 1e9);
         s.cpuNanos = cost.cpuNanos();

@@ -115,8 +115,9 @@ final class Report {
 
             * Every run: a fresh consumer group reading the topic from the beginning, the contender started in this
               JVM and stopped cleanly afterwards; one warm-up round of every contender first, then the measured rounds,
-              contenders interleaved (A B C, A B C, ...) so that the machine's noise hits all of them alike. A figure
-              is the median over the rounds; "rounds min – max" is its spread.
+              contenders interleaved and rotated (A B C, B C A, ...) so that the machine's noise hits all of them
+              alike and none always runs first. A figure is the median over the rounds; "rounds min – max" is its
+              spread.
             * S1/S2 (trivial route) measure the steady state: a backlog large enough that no contender drains it, each
               run skips its first seconds of consuming (JIT, connections, first fetches) and then counts the records
               of a fixed window in short slices; "slices p10 – p90" is the spread of the slices' rates over all rounds.

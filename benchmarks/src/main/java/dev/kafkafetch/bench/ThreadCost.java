@@ -1,6 +1,9 @@
 package dev.kafkafetch.bench;
 
+import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -53,6 +56,25 @@ final class ThreadCost {
         }
         cpuNanos = cpu;
         allocatedBytes = alloc;
+    }
+
+    /**
+     * CPU time (user + system) of the broker's JVM so far, when it runs apart ({@code -Dbench.broker.pid}, set by
+     * {@code run.sh --broker-jvm}); -1 otherwise.
+     */
+    static long brokerCpuNanos() {
+        String pid = System.getProperty("bench.broker.pid");
+        if (pid == null) {
+            return -1;
+        }
+        try {
+            String stat = Files.readString(Path.of("/proc", pid, "stat"));
+            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            // fields 14 and 15 of /proc/<pid>/stat (utime, stime) in clock ticks of 10 ms
+            return (Long.parseLong(f[11]) + Long.parseLong(f[12])) * 10_000_000L;
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
     }
 
     long cpuNanos() {
