@@ -65,7 +65,11 @@ public final class BenchMain {
             bs = cluster.bootstrapServers();
             brokerDesc = "embedded KRaft broker (1 combined node, Kafka 4.3.1) in the harness JVM at " + bs;
         } else {
-            brokerDesc = "external broker at " + bs;
+            String pid = System.getProperty("bench.broker.pid");
+            brokerDesc = pid != null
+                    ? "embedded KRaft broker (1 combined node, Kafka 4.3.1) in a JVM of its own (run.sh --broker-jvm, pid "
+                      + pid + ") at " + bs
+                    : "external broker at " + bs;
         }
         out.println("camel-kafka-fetch benchmarks — " + Report.machine());
         out.println(brokerDesc);

@@ -379,12 +379,13 @@ final class Harness {
                 }
                 counts.merge(spec, new long[] { s.consumed, s.distinct },
                         (a, b) -> new long[] { Math.min(a[0], b[0]), Math.min(a[1], b[1]) });
-                log("%s round %d/%d %s: %,.0f rec/s (%,d records in %.2f s%s; assigned after %.0f ms, stop %.0f ms;"
-                    + " %.2f us CPU and %,.0f B allocated per record)",
+                String cost = steady && s.measured > 0
+                        ? String.format(Locale.ROOT, "; %.2f us CPU and %,.0f B allocated per record",
+                                s.cpuNanos / 1e3 / s.measured, (double) s.allocBytes / s.measured)
+                        : "";
+                log("%s round %d/%d %s: %,.0f rec/s (%,d records in %.2f s%s; assigned after %.0f ms, stop %.0f ms%s)",
                         short2(scenario), round + 1, cfg.rounds, spec.label(), s.rate, s.measured, s.seconds,
-                        s.note.isEmpty() ? "" : ", " + s.note, s.assignMs, s.stopMs,
-                        s.measured > 0 ? s.cpuNanos / 1e3 / s.measured : 0,
-                        s.measured > 0 ? (double) s.allocBytes / s.measured : 0);
+                        s.note.isEmpty() ? "" : ", " + s.note, s.assignMs, s.stopMs, cost);
             }
         }
         String note;
@@ -411,7 +412,7 @@ final class Harness {
             if (steady && brokerCpu.containsKey(spec)) {
                 results.add(
                         new Result(scenario, spec, "broker CPU per record", "us", brokerCpu.get(spec), records, c[0],
-                                c[1], note + " (broker JVM: 10 ms ticks)"));
+                                c[1], note));
             }
         }
     }

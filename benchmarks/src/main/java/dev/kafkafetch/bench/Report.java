@@ -123,7 +123,9 @@ final class Report {
               of a fixed window in short slices; "slices p10 – p90" is the spread of the slices' rates over all rounds.
               The same window gives the CPU time and the heap allocated by the contender's own threads (every thread
               it started: fetch thread, workers, Camel's), per record — the broker and the harness are not counted,
-              wherever the broker runs. CPU per record is the steadier figure on a shared machine.
+              wherever the broker runs. CPU per record is the steadier figure on a shared machine. With the broker
+              in a JVM of its own (run.sh --broker-jvm), its CPU over the same window is reported per record too
+              (from /proc, in 10 ms ticks).
             * S3/S7 (10 ms route) count the records of a fixed window after a shorter warm-up window; the ideal is
               concurrency x 100 rec/s.
             * S5 produces at a fixed rate with the send time in each value; every contender gets a warm-up run, the
