@@ -196,9 +196,10 @@ final class Harness {
     }
 
     /**
-     * End-to-end latency (send time in the value → route) at a fixed produce rate; a fresh topic per run. Every
-     * contender first runs a short warm-up at the same rate (so none meets a cold JVM), then the measured rounds run
-     * interleaved; each percentile is the median over the rounds.
+     * End-to-end latency (send time in the value → route) at a fixed produce rate; a fresh topic per round. All
+     * contenders consume the same records side by side, each in its own group, so a load spike on the shared machine
+     * hits all of them at once instead of whichever ran then (their own CPU at this rate is a few percent). A warm-up
+     * round first (so none meets a cold JVM); each percentile is the median over the rounds.
      */
     private void scenario5() throws Exception {
         int p = cfg.s5Partitions;
@@ -220,33 +221,44 @@ final class Harness {
             boolean warmup = round < cfg.warmups;
             int seconds = warmup ? Math.min(cfg.s5Seconds, cfg.s5WarmupSeconds) : cfg.s5Seconds;
             long n = (long) cfg.s5Rate * seconds;
-            List<ContenderSpec> order = rotated(specs, round);
-            for (int i = 0; i < order.size(); i++) {
-                ContenderSpec spec = order.get(i);
-                String topic = topic("s5-" + round + "-" + i);
-                kafka.createTopic(topic, p);
-                Work work = new Work(n, 0, cfg.verify, (int) n);
-                Contender c = spec.create(cfg.camelKafkaExtra);
-                String group = group();
-                try {
+            String topic = topic("s5-" + round);
+            kafka.createTopic(topic, p);
+            Map<ContenderSpec, Work> works = new LinkedHashMap<>();
+            List<Contender> running = new ArrayList<>();
+            try {
+                Map<ContenderSpec, String> groups = new LinkedHashMap<>();
+                for (ContenderSpec spec : rotated(specs, round)) {
+                    Work work = new Work(n, 0, cfg.verify, (int) n);
+                    Contender c = spec.create(cfg.camelKafkaExtra);
+                    String group = group();
+                    running.add(c);
                     c.start(kafka.bootstrap(), topic, group, work);
-                    kafka.awaitAssigned(group, topic, p, spec.members(), 60_000);
-                    Thread.sleep(500); // let the first (empty) fetches go out
-                    kafka.produceAtRate(topic, p, n, cfg.s5Rate, cfg.valueSize);
-                    if (!work.awaitTarget(60_000)) {
-                        throw new IllegalStateException(spec.label() + " saw " + work.count() + " of " + n
-                                                        + " records");
+                    works.put(spec, work);
+                    groups.put(spec, group);
+                }
+                for (Map.Entry<ContenderSpec, String> g : groups.entrySet()) {
+                    kafka.awaitAssigned(g.getValue(), topic, p, g.getKey().members(), 60_000);
+                }
+                Thread.sleep(500); // let the first (empty) fetches go out
+                kafka.produceAtRate(topic, p, n, cfg.s5Rate, cfg.valueSize);
+                for (Map.Entry<ContenderSpec, Work> w : works.entrySet()) {
+                    if (!w.getValue().awaitTarget(60_000)) {
+                        throw new IllegalStateException(w.getKey().label() + " saw " + w.getValue().count() + " of "
+                                                        + n + " records");
                     }
-                } finally {
+                }
+            } finally {
+                for (Contender c : running) {
                     c.stop();
                 }
+            }
+            for (Map.Entry<ContenderSpec, Work> w : works.entrySet()) {
+                ContenderSpec spec = w.getKey();
+                Work work = w.getValue();
                 long[] lat = work.latencies();
-                log("S5 %s %s: %d rec/s for %d s -> p50 %.2f ms, p99 %.2f ms", warmup ? "warm-up" : "round "
-                                                                                                    + (round
-                                                                                                       - cfg.warmups
-                                                                                                       + 1),
-                        spec.label(), cfg.s5Rate, seconds, Work.percentile(lat, 50) / 1e6,
-                        Work.percentile(lat, 99) / 1e6);
+                log("S5 %s %s: %d rec/s for %d s -> p50 %.2f ms, p99 %.2f ms",
+                        warmup ? "warm-up" : "round " + (round - cfg.warmups + 1), spec.label(), cfg.s5Rate, seconds,
+                        Work.percentile(lat, 50) / 1e6, Work.percentile(lat, 99) / 1e6);
                 if (warmup) {
                     continue;
                 }
@@ -265,7 +277,8 @@ final class Harness {
             }
         }
         String note = cfg.s5Rate + " rec/s for " + cfg.s5Seconds + " s per round over " + p
-                      + " partitions; median of the rounds' percentiles";
+                      + " partitions, every contender reading the same records at the same time (own group);"
+                      + " median of the rounds' percentiles";
         long n = (long) cfg.s5Rate * cfg.s5Seconds;
         for (ContenderSpec spec : specs) {
             long[] c = counts.get(spec);

@@ -128,8 +128,9 @@ final class Report {
               (from /proc, in 10 ms ticks).
             * S3/S7 (10 ms route) count the records of a fixed window after a shorter warm-up window; the ideal is
               concurrency x 100 rec/s.
-            * S5 produces at a fixed rate with the send time in each value; every contender gets a warm-up run, the
-              percentiles are the medians over the rounds.
+            * S5 produces at a fixed rate with the send time in each value; all contenders read the same records at
+              the same time, each in its own group, so a load spike hits all of them alike; a warm-up round first,
+              the percentiles are the medians over the rounds.
             * S8 needs no Kafka: one thread creates exchanges from a route's consumer, fills them and runs the route
               as camel-kafka does per record; the floor under any consumer that routes a partition one record at a
               time on one thread.
