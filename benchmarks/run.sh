@@ -4,21 +4,54 @@
 #   benchmarks/run.sh                  # every scenario, full counts; results go to src/benchmarks/
 #   benchmarks/run.sh --smoke          # every scenario with tiny counts (< 1 min), results to benchmarks/target/bench-smoke
 #   benchmarks/run.sh --scenarios 1,3 --rounds 5 --bootstrap localhost:9092
+#   benchmarks/run.sh --broker-jvm ... # the broker in a JVM of its own (its CPU apart from the contenders')
 #
-# Needs the component and test-infra installed in ~/.m2 (mvn install at the root once). Extra JVM options for the
-# harness JVM: BENCH_JVM="-Xmx3g ...".
+# Builds the reactor (component, test-infra, benchmarks) with `package` and runs the harness on the reactor's jars:
+# nothing is installed into ~/.m2, so other builds on the machine keep their SNAPSHOT artifacts.
+# Environment: BENCH_JVM = options of the harness JVM (default -Xms1g -Xmx2g -XX:+UseG1GC);
+# BENCH_COMPONENT_JAR = run against another build of camel-kafka-fetch-component (e.g. an older commit's jar, for a
+# before/after comparison on one broker); BENCH_NO_BUILD=1 skips the build (reuses the last class path).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/.." && pwd)"
-args="${*:---all}"
+args=()
+broker_jvm=false
+for a in "$@"; do
+  if [[ "$a" == "--broker-jvm" ]]; then broker_jvm=true; else args+=("$a"); fi
+done
+[[ ${#args[@]} -eq 0 ]] && args=(--all)
 out="$root/src/benchmarks"
-case " $args " in
-  *" --smoke "*) out="$here/target/bench-smoke" ;;
-esac
-extra=()
-if [[ -n "${BENCH_JVM:-}" ]]; then
-  extra+=("-Dbench.jvm=$BENCH_JVM")
-fi
+for a in "${args[@]}"; do
+  [[ "$a" == "--smoke" ]] && out="$here/target/bench-smoke"
+  [[ "$a" == "--out" ]] && out=""
+done
 cd "$root"
-mvn -B -q -pl benchmarks -DskipTests install
-exec mvn -B -q -pl benchmarks exec:exec "-Dbench.args=$args" "-Dbench.out=$out" "${extra[@]}"
+if [[ "${BENCH_NO_BUILD:-}" != "1" ]]; then
+  mvn -B -q -pl benchmarks -am -DskipTests package dependency:build-classpath \
+    -Dmdep.outputFile=target/run.classpath -Dmdep.includeScope=runtime
+fi
+cp="$here/target/classes:$(cat "$here/target/run.classpath")"
+if [[ -n "${BENCH_COMPONENT_JAR:-}" ]]; then
+  cp="$(echo "$cp" | tr ':' '\n' | sed "s#^.*/camel-kafka-fetch-component-[^/]*\.jar\$#${BENCH_COMPONENT_JAR}#" | paste -sd:)"
+fi
+read -r -a jvm <<< "${BENCH_JVM:--Xms1g -Xmx2g -XX:+UseG1GC -Djava.awt.headless=true}"
+outargs=()
+[[ -n "$out" ]] && outargs=(--out "$out")
+if ! $broker_jvm; then
+  exec java "${jvm[@]}" -cp "$cp" dev.kafkafetch.bench.BenchMain "${outargs[@]}" "${args[@]}"
+fi
+work="$(mktemp -d)"
+mkfifo "$work/stdin"
+java -Xms512m -Xmx1g -XX:+UseG1GC -cp "$cp" dev.kafkafetch.bench.BrokerMain < "$work/stdin" > "$work/broker.log" 2>&1 &
+broker=$!
+exec 3> "$work/stdin"
+trap 'exec 3>&-; wait $broker 2>/dev/null || true; rm -rf "$work"' EXIT
+for _ in $(seq 1 120); do
+  grep -q '^BOOTSTRAP ' "$work/broker.log" && break
+  sleep 0.5
+done
+bootstrap="$(grep '^BOOTSTRAP ' "$work/broker.log" | head -1 | cut -d' ' -f2)"
+[[ -n "$bootstrap" ]] || { echo "the broker JVM did not start:"; cat "$work/broker.log"; exit 1; }
+echo "broker JVM pid $broker at $bootstrap"
+java "${jvm[@]}" -Dbench.broker.pid="$broker" -cp "$cp" dev.kafkafetch.bench.BenchMain "${outargs[@]}" \
+  "${args[@]}" --bootstrap "$bootstrap"

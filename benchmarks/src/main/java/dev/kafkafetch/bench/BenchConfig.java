@@ -3,6 +3,7 @@ package dev.kafkafetch.bench;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -10,7 +11,7 @@ import java.util.TreeSet;
 final class BenchConfig {
 
     boolean smoke;
-    Set<Integer> scenarios = new TreeSet<>(List.of(1, 2, 3, 4, 5, 6));
+    Set<Integer> scenarios = new TreeSet<>(List.of(1, 2, 3, 4, 5, 6, 7, 8));
     int warmups = 1;
     int rounds = 3;
     /** Track distinct (partition, offset) per run and require every record: the smoke test's check. */
@@ -23,8 +24,16 @@ final class BenchConfig {
 
     int valueSize = 100;
 
-    long s1Records = 1_000_000;
-    long s2Records = 1_000_000;
+    /**
+     * S1/S2 steady state: each run skips its first {@code steadyWarmupMs} of consuming, then measures
+     * {@code steadyWindowMs} in slices of {@code sliceMs}; 0 = time every record (smoke mode).
+     */
+    long steadyWarmupMs = 2000;
+    long steadyWindowMs = 6000;
+    long sliceMs = 500;
+
+    long s1Records = 30_000_000;
+    long s2Records = 30_000_000;
     int s2Partitions = 8;
     int s2Consumers = 2;
 
@@ -46,6 +55,13 @@ final class BenchConfig {
     int s5Rate = 2000;
     int s5Seconds = 10;
     int s5Partitions = 4;
+    int s5WarmupSeconds = 3;
+
+    long s7Records = 200_000;
+    List<Integer> s7Concurrency = new ArrayList<>(List.of(64, 256));
+
+    /** S8 (Camel's floor, no Kafka): measured time per variant and round, after a warm-up of the same length. */
+    long s8RunMs = 3000;
 
     int s6Rounds = 3;
     long s6IdleMs = 1500;
@@ -67,6 +83,7 @@ final class BenchConfig {
         c.verify = true;
         c.warmups = 0;
         c.rounds = 1;
+        c.steadyWindowMs = 0;
         c.s1Records = 2_000;
         c.s2Records = 4_000;
         c.s3Records = 320;
@@ -78,6 +95,9 @@ final class BenchConfig {
         c.s5Seconds = 1;
         c.s6Rounds = 1;
         c.s6IdleMs = 200;
+        c.s7Records = 320;
+        c.s7Concurrency = new ArrayList<>(List.of(64));
+        c.s8RunMs = 200;
         c.drainTimeoutMs = 60_000;
         c.camelKafkaExtra = "&pollTimeoutMs=500";
         return c;
@@ -87,10 +107,16 @@ final class BenchConfig {
         if (smoke) {
             return "smoke mode (tiny counts, 1 round, no warm-up, camel-kafka pollTimeoutMs=500; figures are meaningless)";
         }
-        return String.format("%d warm-up + %d measured round(s), median; S1 %,d records (1 partition); S2 %,d records"
-                             + " (%d partitions, %d consumers); S3 %d ms route, %d partitions, %,d keys, %d ms window per run;"
-                             + " S4 %,d x %d B, maxInFlightRecords=%d, child JVM -Xmx%s; S5 %d rec/s for %d s; S6 %d rounds, %d ms idle",
-                warmups, rounds, s1Records, s2Records, s2Partitions, s2Consumers, s3SleepMs, s3Partitions, s3Keys,
-                s3WindowMs, s4Records, s4ValueSize, s4MaxInFlight, s4Xmx, s5Rate, s5Seconds, s6Rounds, s6IdleMs);
+        return String.format(Locale.ROOT, "%d warm-up + %d measured round(s) per contender, interleaved, median;"
+                                          + " S1 %,d records (1 partition); S2 %,d records (%d partitions, %d consumers);"
+                                          + " S1/S2 steady state: skip %.1f s, measure %.1f s in %d ms slices;"
+                                          + " S3 %d ms route, %d partitions, %,d keys, %d ms window per run;"
+                                          + " S4 %,d x %d B, maxInFlightRecords=%d, child JVM -Xmx%s; S5 %d rec/s for %d s"
+                                          + " (warm-up %d s); S6 %d rounds, %d ms idle; S7 %,d records, 1 partition,"
+                                          + " concurrency %s; S8 %d ms per variant and round",
+                warmups, rounds, s1Records, s2Records, s2Partitions, s2Consumers, steadyWarmupMs / 1e3,
+                steadyWindowMs / 1e3, sliceMs, s3SleepMs, s3Partitions, s3Keys, s3WindowMs, s4Records, s4ValueSize,
+                s4MaxInFlight, s4Xmx, s5Rate, s5Seconds, s5WarmupSeconds, s6Rounds, s6IdleMs, s7Records,
+                s7Concurrency, s8RunMs);
     }
 }

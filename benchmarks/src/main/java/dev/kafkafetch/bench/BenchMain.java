@@ -15,13 +15,14 @@ import dev.kafkafetch.testinfra.KafkaLogging;
  * <pre>
  *   --all                 every scenario, full record counts (default)
  *   --smoke               every scenario with tiny counts (seconds; figures meaningless)
- *   --scenarios 1,3,6     only these scenarios
+ *   --scenarios 1,3,6     only these scenarios (1-8; 8 = Camel's own floor, no Kafka)
  *   --bootstrap host:port use an existing broker instead of starting an embedded KRaft broker
  *   --out DIR             where results-&lt;date&gt;.md/.csv and scenario3.png go (default: src/benchmarks)
  *   --rounds N --warmups N --s1-records N --s2-records N --s3-records N --s3-window-ms N
  *   --concurrency 16,64,256 --s4-records N --s4-xmx 1g --s5-rate N --s5-seconds N --s6-rounds N
+ *   --steady-warmup-ms N --steady-window-ms N (S1/S2; 0 = time every record) --s7-records N --s8-run-ms N
  *   --no-parallel-consumer
- *   --only kafka-fetch,plain-loop   only these contender kinds (for profiling)
+ *   --only kafka-fetch,plain-loop   only these contender kinds or labels ("kafka-fetch mc=1 PARTITION"), e.g. to profile
  * </pre>
  */
 public final class BenchMain {
@@ -58,23 +59,30 @@ public final class BenchMain {
         EmbeddedKafkaCluster cluster = null;
         String brokerDesc;
         long t0 = System.nanoTime();
+        String load = Report.loadAverage();
         if (bs == null) {
             cluster = EmbeddedKafkaCluster.builder().start();
             bs = cluster.bootstrapServers();
             brokerDesc = "embedded KRaft broker (1 combined node, Kafka 4.3.1) in the harness JVM at " + bs;
         } else {
-            brokerDesc = "external broker at " + bs;
+            String pid = System.getProperty("bench.broker.pid");
+            brokerDesc = pid != null
+                    ? "embedded KRaft broker (1 combined node, Kafka 4.3.1) in a JVM of its own (run.sh --broker-jvm, pid "
+                      + pid + ") at " + bs
+                    : "external broker at " + bs;
         }
         out.println("camel-kafka-fetch benchmarks — " + Report.machine());
         out.println(brokerDesc);
         out.println(cfg.describe());
+        out.println("load average " + load);
         try (KafkaSetup kafka = new KafkaSetup(bs)) {
             List<Result> results = new Harness(cfg, kafka, out).run();
-            Report report = new Report(results, cfg, brokerDesc);
+            Report report = new Report(results, cfg, brokerDesc, load);
             out.println();
             out.print(report.consoleTable());
             out.println();
             report.targets().forEach(t -> out.println("* " + t.replace("**", "")));
+            out.println("load average at the start " + load + ", at the end " + Report.loadAverage());
             if (cfg.out != null) {
                 for (Path p : report.write(cfg.out)) {
                     out.println("wrote " + p.toAbsolutePath().normalize());
@@ -142,6 +150,18 @@ public final class BenchMain {
                     break;
                 case "--s5-seconds":
                     c.s5Seconds = Integer.parseInt(args[++i]);
+                    break;
+                case "--steady-warmup-ms":
+                    c.steadyWarmupMs = Long.parseLong(args[++i]);
+                    break;
+                case "--steady-window-ms":
+                    c.steadyWindowMs = Long.parseLong(args[++i]);
+                    break;
+                case "--s7-records":
+                    c.s7Records = Long.parseLong(args[++i]);
+                    break;
+                case "--s8-run-ms":
+                    c.s8RunMs = Long.parseLong(args[++i]);
                     break;
                 case "--s6-rounds":
                     c.s6Rounds = Integer.parseInt(args[++i]);

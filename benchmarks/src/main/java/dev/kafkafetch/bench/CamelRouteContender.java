@@ -1,12 +1,17 @@
 package dev.kafkafetch.bench;
 
+import java.util.List;
+
 import dev.kafkafetch.KafkaFetchConsumer;
 import dev.kafkafetch.metrics.TaskSnapshot;
 import org.apache.camel.CamelContext;
+import org.apache.camel.Exchange;
 import org.apache.camel.Message;
 import org.apache.camel.Route;
 import org.apache.camel.builder.RouteBuilder;
 import org.apache.camel.impl.DefaultCamelContext;
+import org.apache.camel.impl.engine.PooledExchangeFactory;
+import org.apache.camel.impl.engine.PooledProcessorExchangeFactory;
 
 /**
  * kafka-fetch or camel-kafka behind the same route shape: {@code from(uri).process(work)}. The CamelContext is started
@@ -52,6 +57,11 @@ final class CamelRouteContender implements Contender {
         boolean ids = work.needsIds();
         boolean value = work.needsValue();
         camel = new DefaultCamelContext();
+        if (spec.pooled()) {
+            // what camel.main.exchangeFactory=pooled sets up
+            camel.getCamelContextExtension().setExchangeFactory(new PooledExchangeFactory());
+            camel.getCamelContextExtension().setProcessorExchangeFactory(new PooledProcessorExchangeFactory());
+        }
         camel.getShutdownStrategy().setTimeout(60);
         camel.getShutdownStrategy().setLogInflightExchangesOnTimeout(false);
         camel.addRoutes(new RouteBuilder() {
@@ -60,8 +70,8 @@ final class CamelRouteContender implements Contender {
                 from(uri).routeId(ROUTE_ID).autoStartup(false).process(exchange -> {
                     if (spec.isBatching()) {
                         // batching: the body is the poll's list of per-record exchanges
-                        for (Object record : exchange.getMessage().getBody(java.util.List.class)) {
-                            Message m = ((org.apache.camel.Exchange) record).getMessage();
+                        for (Object record : exchange.getMessage().getBody(List.class)) {
+                            Message m = ((Exchange) record).getMessage();
                             work.onRecord(ids ? m.getHeader("CamelKafkaPartition", Integer.class) : -1,
                                     ids ? m.getHeader("CamelKafkaOffset", Long.class) : -1,
                                     value ? m.getBody(String.class) : null);

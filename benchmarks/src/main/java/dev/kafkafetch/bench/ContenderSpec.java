@@ -10,8 +10,14 @@ import java.util.Locale;
  * @param maxConcurrency  kafka-fetch / Parallel Consumer window width (ignored by the others)
  * @param ordering        PARTITION, KEY or UNORDERED (kafka-fetch / Parallel Consumer)
  * @param maxInFlight     kafka-fetch maxInFlightRecords, 0 = component default
+ * @param pooled          Camel contenders: Camel's pooled exchange factory ({@code camel.main.exchangeFactory=pooled})
  */
-record ContenderSpec(String kind, int consumers, int maxConcurrency, String ordering, int maxInFlight) {
+record ContenderSpec(String kind, int consumers, int maxConcurrency, String ordering, int maxInFlight,
+        boolean pooled) {
+
+    ContenderSpec(String kind, int consumers, int maxConcurrency, String ordering, int maxInFlight) {
+        this(kind, consumers, maxConcurrency, ordering, maxInFlight, false);
+    }
 
     static final String KAFKA_FETCH = "kafka-fetch";
     static final String CAMEL_KAFKA = "camel-kafka";
@@ -35,7 +41,12 @@ record ContenderSpec(String kind, int consumers, int maxConcurrency, String orde
     }
 
     ContenderSpec withMaxInFlight(int n) {
-        return new ContenderSpec(kind, consumers, maxConcurrency, ordering, n);
+        return new ContenderSpec(kind, consumers, maxConcurrency, ordering, n, pooled);
+    }
+
+    /** The same, with Camel's pooled exchange factory. */
+    ContenderSpec pooledExchanges() {
+        return new ContenderSpec(kind, consumers, maxConcurrency, ordering, maxInFlight, true);
     }
 
     /** Consumer-group members this contender creates. */
@@ -65,6 +76,10 @@ record ContenderSpec(String kind, int consumers, int maxConcurrency, String orde
     }
 
     String label() {
+        return kindLabel() + (pooled ? " pooled" : "");
+    }
+
+    private String kindLabel() {
         String cc = consumers > 1 ? " cc=" + consumers : "";
         switch (kind) {
             case KAFKA_FETCH:
@@ -79,6 +94,8 @@ record ContenderSpec(String kind, int consumers, int maxConcurrency, String orde
                 return "plain KafkaConsumer loop" + (consumers > 1 ? " x" + consumers : "");
             case PARALLEL_CONSUMER:
                 return "parallel-consumer mc=" + maxConcurrency + " " + ordering;
+            case CamelFloor.KIND:
+                return ordering;
             default:
                 return kind;
         }
@@ -104,16 +121,16 @@ record ContenderSpec(String kind, int consumers, int maxConcurrency, String orde
 
     String toArg() {
         return String.join(",", kind, Integer.toString(consumers), Integer.toString(maxConcurrency), ordering,
-                Integer.toString(maxInFlight));
+                Integer.toString(maxInFlight), Boolean.toString(pooled));
     }
 
     static ContenderSpec parse(String arg) {
         String[] p = arg.split(",");
-        if (p.length != 5) {
+        if (p.length != 6) {
             throw new IllegalArgumentException(
-                    "Bad contender spec '" + arg + "' (kind,consumers,maxConcurrency,ordering,maxInFlight)");
+                    "Bad contender spec '" + arg + "' (kind,consumers,maxConcurrency,ordering,maxInFlight,pooled)");
         }
         return new ContenderSpec(p[0], Integer.parseInt(p[1]), Integer.parseInt(p[2]), p[3].toUpperCase(Locale.ROOT),
-                Integer.parseInt(p[4]));
+                Integer.parseInt(p[4]), Boolean.parseBoolean(p[5]));
     }
 }

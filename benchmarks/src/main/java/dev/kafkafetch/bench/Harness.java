@@ -1,18 +1,12 @@
 package dev.kafkafetch.bench;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.Paths;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
@@ -22,8 +16,8 @@ import java.util.concurrent.TimeUnit;
  * <p>
  * Measuring rules: every run uses a fresh consumer group reading from the beginning; throughput is counted from the
  * moment every group member has its assignment (or the first record, if later) to the last record; contenders are
- * stopped cleanly between runs; rounds interleave the contenders (A B C, A B C, ...) so that machine noise hits all
- * of them alike; the figure is the median of the measured rounds.
+ * stopped cleanly between runs; rounds interleave the contenders (A B C, B C A, C A B, ...) so that machine noise
+ * hits all of them alike and none always runs first; the figure is the median of the measured rounds.
  */
 final class Harness {
 
@@ -33,6 +27,10 @@ final class Harness {
     static final String S4 = "S4 memory, 1 KB backlog";
     static final String S5 = "S5 end-to-end latency";
     static final String S6 = "S6 start and stop";
+    static final String S7 = "S7 10 ms route, 1 partition";
+    static final String S8 = "S8 Camel's floor, no Kafka";
+    static final String CPU_PER_RECORD = "CPU per record";
+    static final String ALLOC_PER_RECORD = "allocated per record";
 
     private final BenchConfig cfg;
     private final KafkaSetup kafka;
@@ -69,9 +67,16 @@ final class Harness {
                 case 6:
                     scenario6();
                     break;
+                case 7:
+                    scenario7();
+                    break;
+                case 8:
+                    results.addAll(new CamelFloor(cfg, log).run());
+                    break;
                 default:
                     throw new IllegalArgumentException("No scenario " + s);
             }
+            kafka.deleteCreatedTopics();
             log("scenario %d done in %.1f s", s, (System.nanoTime() - start) / 1e9);
         }
         return results;
@@ -89,9 +94,11 @@ final class Harness {
         prepare(topic, 1, cfg.s1Records, cfg.valueSize, 0);
         List<ContenderSpec> specs = List.of(
                 ContenderSpec.kafkaFetch(1, 1, "PARTITION"),
+                ContenderSpec.kafkaFetch(1, 1, "PARTITION").pooledExchanges(),
                 ContenderSpec.kafkaFetch(1, 4, "UNORDERED"),
                 ContenderSpec.kafkaFetch(1, 1, "BATCH"),
                 ContenderSpec.camelKafka(1),
+                ContenderSpec.camelKafka(1).pooledExchanges(),
                 ContenderSpec.plainLoop(1));
         throughput(S1, topic, 1, cfg.s1Records, 0, specs, -1);
     }
@@ -151,7 +158,8 @@ final class Harness {
         for (int round = 0; round < cfg.s4Rounds; round++) {
             for (ContenderSpec spec : specs) {
                 log("S4 round %d/%d %s (child JVM, -Xmx%s)", round + 1, cfg.s4Rounds, spec.label(), cfg.s4Xmx);
-                Map<String, String> r = runChild(spec, topic, p, cfg.s4Records);
+                Map<String, String> r = ChildJvm.runProbe(spec, kafka.bootstrap(), topic, p, cfg.s4Records, cfg.s4Xmx,
+                        group(), cfg.verify, cfg.camelKafkaExtra);
                 Map<String, List<Double>> m = values.computeIfAbsent(spec, k -> new LinkedHashMap<>());
                 for (String key : List.of("heapAfterGcMaxMb", "heapUsedPeakMb", "rssHwmMb", "recordsPerSec",
                         "maxInFlight")) {
@@ -187,10 +195,14 @@ final class Harness {
         }
     }
 
-    /** End-to-end latency (send time in the value → route) at a fixed produce rate; a fresh topic per run. */
+    /**
+     * End-to-end latency (send time in the value → route) at a fixed produce rate; a fresh topic per round. All
+     * contenders consume the same records side by side, each in its own group, so a load spike on the shared machine
+     * hits all of them at once instead of whichever ran then (their own CPU at this rate is a few percent). A warm-up
+     * round first (so none meets a cold JVM); each percentile is the median over the rounds.
+     */
     private void scenario5() throws Exception {
         int p = cfg.s5Partitions;
-        long n = (long) cfg.s5Rate * cfg.s5Seconds;
         List<ContenderSpec> specs = new ArrayList<>(List.of(
                 ContenderSpec.kafkaFetch(1, 1, "PARTITION"),
                 ContenderSpec.kafkaFetch(1, 4, "UNORDERED"),
@@ -200,37 +212,100 @@ final class Harness {
             specs.add(ContenderSpec.parallelConsumer(4, "UNORDERED"));
         }
         specs = selected(specs);
-        for (int i = 0; i < specs.size(); i++) {
-            ContenderSpec spec = specs.get(i);
-            String topic = topic("s5-" + i);
+        String[] names = { "p50", "p99", "p99.9", "max" };
+        double[] pcts = { 50, 99, 99.9, 100 };
+        Map<ContenderSpec, List<List<Double>>> byPct = new LinkedHashMap<>();
+        Map<ContenderSpec, long[]> counts = new HashMap<>();
+        int runs = cfg.warmups + cfg.rounds;
+        for (int round = 0; round < runs; round++) {
+            boolean warmup = round < cfg.warmups;
+            int seconds = warmup ? Math.min(cfg.s5Seconds, cfg.s5WarmupSeconds) : cfg.s5Seconds;
+            long n = (long) cfg.s5Rate * seconds;
+            String topic = topic("s5-" + round);
             kafka.createTopic(topic, p);
-            Work work = new Work(n, 0, cfg.verify, (int) n);
-            Contender c = spec.create(cfg.camelKafkaExtra);
-            String group = group();
-            log("S5 %s: %d rec/s for %d s", spec.label(), cfg.s5Rate, cfg.s5Seconds);
+            Map<ContenderSpec, Work> works = new LinkedHashMap<>();
+            List<Contender> running = new ArrayList<>();
             try {
-                c.start(kafka.bootstrap(), topic, group, work);
-                kafka.awaitAssigned(group, topic, p, spec.members(), 60_000);
+                Map<ContenderSpec, String> groups = new LinkedHashMap<>();
+                for (ContenderSpec spec : rotated(specs, round)) {
+                    Work work = new Work(n, 0, cfg.verify, (int) n);
+                    Contender c = spec.create(cfg.camelKafkaExtra);
+                    String group = group();
+                    running.add(c);
+                    c.start(kafka.bootstrap(), topic, group, work);
+                    works.put(spec, work);
+                    groups.put(spec, group);
+                }
+                for (Map.Entry<ContenderSpec, String> g : groups.entrySet()) {
+                    kafka.awaitAssigned(g.getValue(), topic, p, g.getKey().members(), 60_000);
+                }
                 Thread.sleep(500); // let the first (empty) fetches go out
                 kafka.produceAtRate(topic, p, n, cfg.s5Rate, cfg.valueSize);
-                if (!work.awaitTarget(60_000)) {
-                    throw new IllegalStateException(spec.label() + " saw " + work.count() + " of " + n + " records");
+                for (Map.Entry<ContenderSpec, Work> w : works.entrySet()) {
+                    if (!w.getValue().awaitTarget(60_000)) {
+                        throw new IllegalStateException(w.getKey().label() + " saw " + w.getValue().count() + " of "
+                                                        + n + " records");
+                    }
                 }
             } finally {
-                c.stop();
+                for (Contender c : running) {
+                    c.stop();
+                }
             }
-            long[] lat = work.latencies();
-            String note = lat.length + " samples at " + cfg.s5Rate + " rec/s";
-            for (double pct : new double[] { 50, 99, 99.9 }) {
-                String name = pct == 99.9 ? "p99.9" : "p" + (int) pct;
-                results.add(new Result(S5, spec, "latency " + name, "ms", List.of(Work.percentile(lat, pct) / 1e6),
-                        n, work.count(), work.distinct(), note));
+            for (Map.Entry<ContenderSpec, Work> w : works.entrySet()) {
+                ContenderSpec spec = w.getKey();
+                Work work = w.getValue();
+                long[] lat = work.latencies();
+                log("S5 %s %s: %d rec/s for %d s -> p50 %.2f ms, p99 %.2f ms",
+                        warmup ? "warm-up" : "round " + (round - cfg.warmups + 1), spec.label(), cfg.s5Rate, seconds,
+                        Work.percentile(lat, 50) / 1e6, Work.percentile(lat, 99) / 1e6);
+                if (warmup) {
+                    continue;
+                }
+                List<List<Double>> lists = byPct.computeIfAbsent(spec, k -> {
+                    List<List<Double>> l = new ArrayList<>();
+                    for (int j = 0; j < pcts.length; j++) {
+                        l.add(new ArrayList<>());
+                    }
+                    return l;
+                });
+                for (int j = 0; j < pcts.length; j++) {
+                    lists.get(j).add(Work.percentile(lat, pcts[j]) / 1e6);
+                }
+                counts.merge(spec, new long[] { work.count(), work.distinct() },
+                        (a, b) -> new long[] { Math.min(a[0], b[0]), Math.min(a[1], b[1]) });
             }
-            results.add(new Result(S5, spec, "latency max", "ms",
-                    List.of(lat.length == 0 ? Double.NaN : lat[lat.length - 1] / 1e6),
-                    n, work.count(), work.distinct(), note));
-            log("  -> p50 %.2f ms, p99 %.2f ms", Work.percentile(lat, 50) / 1e6, Work.percentile(lat, 99) / 1e6);
         }
+        String note = cfg.s5Rate + " rec/s for " + cfg.s5Seconds + " s per round over " + p
+                      + " partitions, every contender reading the same records at the same time (own group);"
+                      + " median of the rounds' percentiles";
+        long n = (long) cfg.s5Rate * cfg.s5Seconds;
+        for (ContenderSpec spec : specs) {
+            long[] c = counts.get(spec);
+            for (int j = 0; j < pcts.length; j++) {
+                results.add(new Result(S5, spec, "latency " + names[j], "ms", byPct.get(spec).get(j), n, c[0], c[1],
+                        note));
+            }
+        }
+    }
+
+    /**
+     * A 10 ms route on one partition (the case where only a key or no order lets records run in parallel): records/s
+     * over a fixed window once the group is assigned; ideal = concurrency x 100 rec/s.
+     */
+    private void scenario7() throws Exception {
+        String topic = topic("s7");
+        prepare(topic, 1, cfg.s7Records, cfg.valueSize, cfg.s3Keys);
+        List<ContenderSpec> specs = new ArrayList<>();
+        for (String ordering : List.of("UNORDERED", "KEY")) {
+            for (int c : cfg.s7Concurrency) {
+                specs.add(ContenderSpec.kafkaFetch(1, c, ordering));
+                if (cfg.parallelConsumer) {
+                    specs.add(ContenderSpec.parallelConsumer(c, ordering));
+                }
+            }
+        }
+        throughput(S7, topic, 1, cfg.s7Records, cfg.s3SleepMs, specs, cfg.s3WindowMs);
     }
 
     /** Route start → first record, and stop time of an idle route. */
@@ -281,13 +356,14 @@ final class Harness {
     // ------------------------------------------------------------------------------------------ runs
 
     /**
-     * Warm-up then measured rounds, contenders interleaved. {@code windowMs < 0}: consume all {@code records};
-     * otherwise measure for {@code windowMs} (or until everything is consumed).
+     * Warm-up then measured rounds, contenders interleaved. {@code windowMs < 0}: a steady-state window (see
+     * {@link #steady}), or in smoke mode every record; otherwise a fixed window of {@code windowMs} after assignment.
      */
     private void throughput(String scenario, String topic, int partitions, long records, long sleepMs,
                             List<ContenderSpec> all, long windowMs)
             throws Exception {
         List<ContenderSpec> specs = selected(all);
+        boolean steady = windowMs < 0 && cfg.steadyWindowMs > 0;
         for (int w = 0; w < cfg.warmups; w++) {
             for (ContenderSpec spec : specs) {
                 long window = windowMs < 0 ? -1 : cfg.s3WarmupWindowMs;
@@ -296,26 +372,69 @@ final class Harness {
             }
         }
         Map<ContenderSpec, List<Double>> rates = new LinkedHashMap<>();
+        Map<ContenderSpec, List<Double>> slices = new LinkedHashMap<>();
+        Map<ContenderSpec, List<Double>> cpu = new LinkedHashMap<>();
+        Map<ContenderSpec, List<Double>> alloc = new LinkedHashMap<>();
+        Map<ContenderSpec, List<Double>> brokerCpu = new LinkedHashMap<>();
         Map<ContenderSpec, long[]> counts = new HashMap<>();
         for (int round = 0; round < cfg.rounds; round++) {
-            for (ContenderSpec spec : specs) {
+            for (ContenderSpec spec : rotated(specs, round)) {
                 RunStats s = runOnce(spec, topic, partitions, records, sleepMs, windowMs);
                 rates.computeIfAbsent(spec, k -> new ArrayList<>()).add(s.rate);
+                slices.computeIfAbsent(spec, k -> new ArrayList<>()).addAll(s.slices);
+                if (s.measured > 0) {
+                    cpu.computeIfAbsent(spec, k -> new ArrayList<>()).add(s.cpuNanos / 1e3 / s.measured);
+                    alloc.computeIfAbsent(spec, k -> new ArrayList<>()).add((double) s.allocBytes / s.measured);
+                    if (s.brokerCpuNanos >= 0) {
+                        brokerCpu.computeIfAbsent(spec, k -> new ArrayList<>())
+                                .add(s.brokerCpuNanos / 1e3 / s.measured);
+                    }
+                }
                 counts.merge(spec, new long[] { s.consumed, s.distinct },
                         (a, b) -> new long[] { Math.min(a[0], b[0]), Math.min(a[1], b[1]) });
-                log("%s round %d/%d %s: %,.0f rec/s (%,d records in %.2f s%s; assigned after %.0f ms, stop %.0f ms)",
+                String cost = steady && s.measured > 0
+                        ? String.format(Locale.ROOT, "; %.2f us CPU and %,.0f B allocated per record",
+                                s.cpuNanos / 1e3 / s.measured, (double) s.allocBytes / s.measured)
+                        : "";
+                log("%s round %d/%d %s: %,.0f rec/s (%,d records in %.2f s%s; assigned after %.0f ms, stop %.0f ms%s)",
                         short2(scenario), round + 1, cfg.rounds, spec.label(), s.rate, s.measured, s.seconds,
-                        s.note.isEmpty() ? "" : ", " + s.note, s.assignMs, s.stopMs);
+                        s.note.isEmpty() ? "" : ", " + s.note, s.assignMs, s.stopMs, cost);
             }
         }
-        String note = windowMs < 0 ? "all " + records + " records" : "window " + windowMs + " ms after assignment";
+        String note;
+        if (steady) {
+            note = String.format(Locale.ROOT, "steady state: %,d records; each run skips its first %.1f s of"
+                                              + " consuming, then measures %.1f s (slices of %d ms)",
+                    records, cfg.steadyWarmupMs / 1e3, cfg.steadyWindowMs / 1e3, cfg.sliceMs);
+        } else {
+            note = windowMs < 0 ? "all " + records + " records" : "window " + windowMs + " ms after assignment";
+        }
         if (sleepMs > 0) {
             note += "; ideal " + idealNote(sleepMs);
         }
         for (ContenderSpec spec : specs) {
             long[] c = counts.get(spec);
-            results.add(new Result(scenario, spec, "records/s", "rec/s", rates.get(spec), records, c[0], c[1], note));
+            results.add(new Result(scenario, spec, "records/s", "rec/s", rates.get(spec), records, c[0], c[1], note,
+                    slices.get(spec)));
+            if (steady && cpu.containsKey(spec)) {
+                results.add(new Result(scenario, spec, CPU_PER_RECORD, "us", cpu.get(spec), records, c[0], c[1],
+                        note));
+                results.add(new Result(scenario, spec, ALLOC_PER_RECORD, "B", alloc.get(spec), records, c[0], c[1],
+                        note));
+            }
+            if (steady && brokerCpu.containsKey(spec)) {
+                results.add(
+                        new Result(scenario, spec, "broker CPU per record", "us", brokerCpu.get(spec), records, c[0],
+                                c[1], note));
+            }
         }
+    }
+
+    /** The contenders in round {@code round}'s order: each round starts one further, so none always runs first. */
+    private static List<ContenderSpec> rotated(List<ContenderSpec> specs, int round) {
+        List<ContenderSpec> l = new ArrayList<>(specs);
+        Collections.rotate(l, -(round % Math.max(1, l.size())));
+        return l;
     }
 
     private List<ContenderSpec> selected(List<ContenderSpec> specs) {
@@ -324,7 +443,7 @@ final class Harness {
         }
         List<ContenderSpec> l = new ArrayList<>();
         for (ContenderSpec s : specs) {
-            if (cfg.only.contains(s.kind())) {
+            if (cfg.only.contains(s.kind()) || cfg.only.contains(s.label())) {
                 l.add(s);
             }
         }
@@ -348,6 +467,10 @@ final class Harness {
         String note = "";
         double assignMs;
         double stopMs;
+        List<Double> slices = new ArrayList<>();
+        long cpuNanos;
+        long allocBytes;
+        long brokerCpuNanos = -1;
     }
 
     private RunStats runOnce(ContenderSpec spec, String topic, int partitions, long records, long sleepMs,
@@ -357,43 +480,30 @@ final class Harness {
         Contender c = spec.create(cfg.camelKafkaExtra);
         String group = group();
         RunStats s = new RunStats();
+        ThreadCost cost = ThreadCost.excludingLiveThreads();
         try {
             c.start(kafka.bootstrap(), topic, group, work);
             long stable = kafka.awaitAssigned(group, topic, partitions, spec.members(), 120_000);
-            long countAtStable = work.count();
             s.assignMs = (stable - c.startNanos()) / 1e6;
-            long from;
-            long to;
-            long measured;
-            if (windowMs < 0) {
-                if (!work.awaitTarget(cfg.drainTimeoutMs)) {
-                    throw new IllegalStateException(spec.label() + " consumed " + work.count() + " of " + records
-                                                    + " records within " + cfg.drainTimeoutMs + " ms");
-                }
-                to = work.targetNanos();
-                if (countAtStable > 0 && work.firstNanos() < stable && records - countAtStable > records / 10) {
-                    from = stable;
-                    measured = records - countAtStable;
-                    s.note = "timed from full assignment";
-                } else {
-                    from = work.firstNanos();
-                    measured = records;
-                }
+            if (windowMs < 0 && cfg.steadyWindowMs > 0) {
+                steady(spec, work, stable, cost, s);
+            } else if (windowMs < 0) {
+                drain(spec, work, stable, records, s);
             } else {
-                from = System.nanoTime();
+                long from = System.nanoTime();
                 long c0 = work.count();
+                long to;
                 if (work.awaitTarget(windowMs)) {
                     to = work.targetNanos();
-                    measured = records - c0;
+                    s.measured = records - c0;
                     s.note = "drained";
                 } else {
                     to = System.nanoTime();
-                    measured = work.count() - c0;
+                    s.measured = work.count() - c0;
                 }
+                s.seconds = Math.max(1e-9, (to - from) / 1e9);
             }
-            s.measured = measured;
-            s.seconds = Math.max(1e-9, (to - from) / 1e9);
-            s.rate = measured > 0 ? measured / s.seconds : 0;
+            s.rate = s.measured > 0 ? s.measured / s.seconds : 0;
         } finally {
             s.stopMs = c.stop() / 1e6;
         }
@@ -406,59 +516,85 @@ final class Harness {
         return s;
     }
 
-    // ------------------------------------------------------------------------------------------ child JVM
-
-    private Map<String, String> runChild(ContenderSpec spec, String topic, int partitions, long records)
-            throws Exception {
-        Path argFile = Files.createTempFile("bench-cp", ".args");
-        try {
-            Files.writeString(argFile, "-cp \"" + classPath().replace("\\", "\\\\") + "\"\n");
-            String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
-            List<String> cmd = new ArrayList<>(List.of(java, "-Xmx" + cfg.s4Xmx, "-XX:+UseG1GC", "@" + argFile,
-                    MemoryProbe.class.getName(), kafka.bootstrap(), topic, Integer.toString(partitions),
-                    Long.toString(records),
-                    spec.toArg(), group(), Boolean.toString(cfg.verify), cfg.camelKafkaExtra));
-            ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
-            Process proc = pb.start();
-            Map<String, String> result = new HashMap<>();
-            Deque<String> tail = new ArrayDeque<>();
-            try (BufferedReader in = new BufferedReader(
-                    new InputStreamReader(proc.getInputStream(), StandardCharsets.UTF_8))) {
-                String line;
-                while ((line = in.readLine()) != null) {
-                    if (line.startsWith(MemoryProbe.RESULT)) {
-                        for (String kv : line.substring(MemoryProbe.RESULT.length()).trim().split(" ")) {
-                            int eq = kv.indexOf('=');
-                            result.put(kv.substring(0, eq), kv.substring(eq + 1));
-                        }
-                    } else {
-                        tail.addLast(line);
-                        if (tail.size() > 40) {
-                            tail.removeFirst();
-                        }
-                    }
-                }
-            }
-            if (!proc.waitFor(10, TimeUnit.MINUTES)) {
-                proc.destroyForcibly();
-            }
-            if (proc.exitValue() != 0 || !result.containsKey("consumed")) {
-                throw new IllegalStateException("Memory probe for " + spec.label() + " failed (exit " + proc.exitValue()
-                                                + "):\n" + String.join("\n", tail));
-            }
-            return result;
-        } finally {
-            Files.deleteIfExists(argFile);
+    /** Every record: timed from full assignment (or the first record, if later) to the last record. */
+    private void drain(ContenderSpec spec, Work work, long stable, long records, RunStats s) throws Exception {
+        long countAtStable = work.count();
+        if (!work.awaitTarget(cfg.drainTimeoutMs)) {
+            throw new IllegalStateException(spec.label() + " consumed " + work.count() + " of " + records
+                                            + " records within " + cfg.drainTimeoutMs + " ms");
         }
+        long to = work.targetNanos();
+        long from;
+        if (countAtStable > 0 && work.firstNanos() < stable && records - countAtStable > records / 10) {
+            from = stable;
+            s.measured = records - countAtStable;
+            s.note = "timed from full assignment";
+        } else {
+            from = work.firstNanos();
+            s.measured = records;
+        }
+        s.seconds = Math.max(1e-9, (to - from) / 1e9);
     }
 
-    /** The class path of this JVM (surefire sets the real one in java.class.path with useManifestOnlyJar=false). */
-    static String classPath() {
-        String cp = System.getProperty("surefire.test.class.path");
-        if (cp == null || cp.isBlank()) {
-            cp = System.getProperty("java.class.path");
+    /**
+     * Steady state: skips the first {@code steadyWarmupMs} of consuming (from full assignment or the first record,
+     * whichever is later: JIT, connections, the first fetches), then counts the records of the next
+     * {@code steadyWindowMs} in slices of {@code sliceMs}, with the CPU time and allocation of the contender's threads
+     * over the same window. A run whose backlog ends inside the window is measured up to its last record.
+     */
+    private void steady(ContenderSpec spec, Work work, long stable, ThreadCost cost, RunStats s) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(cfg.drainTimeoutMs);
+        while (work.count() == 0) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException(spec.label() + " consumed nothing within " + cfg.drainTimeoutMs
+                                                + " ms");
+            }
+            Thread.sleep(5);
         }
-        return cp;
+        long warmEnd = Math.max(stable, work.firstNanos()) + TimeUnit.MILLISECONDS.toNanos(cfg.steadyWarmupMs);
+        sleepUntil(warmEnd);
+        long c0 = work.count();
+        long t0 = System.nanoTime();
+        cost.begin();
+        long broker0 = ThreadCost.brokerCpuNanos();
+        if (c0 >= work.target()) {
+            throw new IllegalStateException(spec.label() + " drained the backlog within its warm-up: produce more");
+        }
+        long end = t0 + TimeUnit.MILLISECONDS.toNanos(cfg.steadyWindowMs);
+        long prevT = t0;
+        long prevC = c0;
+        long t1 = t0;
+        long c1 = c0;
+        while (t1 < end) {
+            long next = Math.min(end, prevT + TimeUnit.MILLISECONDS.toNanos(cfg.sliceMs));
+            if (work.awaitTarget(Math.max(1, TimeUnit.NANOSECONDS.toMillis(next - System.nanoTime())))) {
+                t1 = work.targetNanos();
+                c1 = work.target();
+                s.note = String.format(Locale.ROOT, "drained after %.1f s of window", (t1 - t0) / 1e9);
+                break;
+            }
+            t1 = System.nanoTime();
+            c1 = work.count();
+            if (t1 - prevT >= TimeUnit.MILLISECONDS.toNanos(cfg.sliceMs) / 2) {
+                s.slices.add((c1 - prevC) / ((t1 - prevT) / 1e9));
+            }
+            prevT = t1;
+            prevC = c1;
+        }
+        cost.end();
+        long broker1 = ThreadCost.brokerCpuNanos();
+        s.brokerCpuNanos = broker0 >= 0 && broker1 >= 0 ? broker1 - broker0 : -1;
+        s.measured = c1 - c0;
+        s.seconds = Math.max(1e-9, (t1 - t0) / 1e9);
+        s.cpuNanos = cost.cpuNanos();
+        s.allocBytes = cost.allocatedBytes();
+    }
+
+    private static void sleepUntil(long nanoTime) throws InterruptedException {
+        long left;
+        while ((left = nanoTime - System.nanoTime()) > 0) {
+            Thread.sleep(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
+        }
     }
 
     // ------------------------------------------------------------------------------------------ helpers

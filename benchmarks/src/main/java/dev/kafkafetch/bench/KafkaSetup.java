@@ -1,5 +1,6 @@
 package dev.kafkafetch.bench;
 
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -27,6 +28,7 @@ final class KafkaSetup implements AutoCloseable {
 
     private final String bootstrap;
     private final Admin admin;
+    private final List<String> created = new ArrayList<>();
 
     KafkaSetup(String bootstrap) {
         this.bootstrap = bootstrap;
@@ -40,6 +42,15 @@ final class KafkaSetup implements AutoCloseable {
 
     void createTopic(String name, int partitions) throws Exception {
         admin.createTopics(List.of(new NewTopic(name, partitions, (short) 1))).all().get(30, TimeUnit.SECONDS);
+        created.add(name);
+    }
+
+    /** Deletes the topics created so far (a long-lived external broker would keep gigabytes of backlog). */
+    void deleteCreatedTopics() throws Exception {
+        if (!created.isEmpty()) {
+            admin.deleteTopics(List.copyOf(created)).all().get(60, TimeUnit.SECONDS);
+            created.clear();
+        }
     }
 
     private Properties producerProps(boolean lowLatency) {

@@ -30,10 +30,25 @@ final class Report {
     private final String broker;
     private final LocalDateTime when = LocalDateTime.now();
 
-    Report(List<Result> results, BenchConfig cfg, String broker) {
+    private final String loadBefore;
+    private final String loadAfter = loadAverage();
+
+    /** @param loadBefore the machine's load average when the run started ({@link #loadAverage()}) */
+    Report(List<Result> results, BenchConfig cfg, String broker, String loadBefore) {
         this.results = results;
         this.cfg = cfg;
         this.broker = broker;
+        this.loadBefore = loadBefore;
+    }
+
+    /** The 1, 5 and 15 minute load averages and the running/total tasks (/proc/loadavg), or "unknown". */
+    static String loadAverage() {
+        try {
+            String[] p = Files.readString(Path.of("/proc/loadavg")).trim().split(" ");
+            return p[0] + " " + p[1] + " " + p[2] + " (" + p[3] + " tasks)";
+        } catch (IOException | RuntimeException e) {
+            return "unknown";
+        }
     }
 
     static String machine() {
@@ -79,19 +94,52 @@ final class Report {
         return r.values().size() > 1 ? fmt(r.min()) + " – " + fmt(r.max()) : "";
     }
 
+    private static String slices(Result r) {
+        return r.slices().size() > 1
+                ? fmt(Result.percentile(r.slices(), 10)) + " – " + fmt(Result.percentile(r.slices(), 90))
+                : "";
+    }
+
     private List<String[]> rows() {
         List<String[]> rows = new ArrayList<>();
         for (Result r : results) {
             rows.add(new String[] { r.scenario().substring(0, 2), r.contender(), r.metric(), fmt(r.median()), r.unit(),
-                spread(r), ratio(r, ContenderSpec::isCamelKafka), ratio(r, ContenderSpec::isPlainLoop),
-                r.consumed() + (r.distinct() >= 0 ? " (" + r.distinct() + " distinct)" : "") });
+                spread(r), slices(r), ratio(r, ContenderSpec::isCamelKafka), ratio(r, ContenderSpec::isPlainLoop),
+                r.consumed() < 0 ? "" : r.consumed() + (r.distinct() >= 0 ? " (" + r.distinct() + " distinct)" : "") });
         }
         return rows;
     }
 
-    private static final String[] HEADER = { "S", "contender", "metric", "median", "unit", "min – max",
-        "vs camel-kafka",
-        "vs plain loop", "records seen (min)" };
+    static final String METHOD = """
+            ## Method
+
+            * Every run: a fresh consumer group reading the topic from the beginning, the contender started in this
+              JVM and stopped cleanly afterwards; one warm-up round of every contender first, then the measured rounds,
+              contenders interleaved and rotated (A B C, B C A, ...) so that the machine's noise hits all of them
+              alike and none always runs first. A figure is the median over the rounds; "rounds min – max" is its
+              spread.
+            * S1/S2 (trivial route) measure the steady state: a backlog large enough that no contender drains it, each
+              run skips its first seconds of consuming (JIT, connections, first fetches) and then counts the records
+              of a fixed window in short slices; "slices p10 – p90" is the spread of the slices' rates over all rounds.
+              The same window gives the CPU time and the heap allocated by the contender's own threads (every thread
+              it started: fetch thread, workers, Camel's), per record — the broker and the harness are not counted,
+              wherever the broker runs. CPU per record is the steadier figure on a shared machine. With the broker
+              in a JVM of its own (run.sh --broker-jvm), its CPU over the same window is reported per record too
+              (from /proc, in 10 ms ticks).
+            * S3/S7 (10 ms route) count the records of a fixed window after a shorter warm-up window; the ideal is
+              concurrency x 100 rec/s.
+            * S5 produces at a fixed rate with the send time in each value; all contenders read the same records at
+              the same time, each in its own group, so a load spike hits all of them alike; a warm-up round first,
+              the percentiles are the medians over the rounds.
+            * S8 needs no Kafka: one thread creates exchanges from a route's consumer, fills them and runs the route
+              as camel-kafka does per record; the floor under any consumer that routes a partition one record at a
+              time on one thread.
+            * Only ratios measured in the same run mean anything: the machine has 2 cores and is shared.
+
+            """;
+
+    private static final String[] HEADER = { "S", "contender", "metric", "median", "unit", "rounds min – max",
+        "slices p10 – p90", "vs camel-kafka", "vs plain loop", "records seen (min)" };
 
     String consoleTable() {
         List<String[]> rows = rows();
@@ -122,7 +170,7 @@ final class Report {
 
     private static void appendRow(StringBuilder sb, String[] row, int[] w) {
         for (int i = 0; i < row.length; i++) {
-            boolean right = i == 3 || i == 5 || i == 6 || i == 7;
+            boolean right = i == 3 || i == 5 || i == 6 || i == 7 || i == 8;
             String cell = right ? " ".repeat(w[i] - row[i].length()) + row[i]
                     : row[i] + " ".repeat(w[i] - row[i].length());
             sb.append(cell).append("  ");
@@ -139,14 +187,17 @@ final class Report {
                 .findFirst();
     }
 
+    private static boolean isStreamingMc1(ContenderSpec s) {
+        return s.isKafkaFetch() && !s.pooled() && s.maxConcurrency() == 1 && "PARTITION".equals(s.ordering());
+    }
+
     private static String verdict(boolean ok) {
         return ok ? "**met**" : "**not met**";
     }
 
     List<String> targets() {
         List<String> out = new ArrayList<>();
-        Optional<Result> kf1 = find(Harness.S1, "records/s",
-                s -> s.isKafkaFetch() && s.maxConcurrency() == 1 && "PARTITION".equals(s.ordering()));
+        Optional<Result> kf1 = find(Harness.S1, "records/s", Report::isStreamingMc1);
         Optional<Result> ck1 = find(Harness.S1, "records/s", ContenderSpec::isCamelKafka);
         Optional<Result> pl1 = find(Harness.S1, "records/s", ContenderSpec::isPlainLoop);
         if (kf1.isPresent() && ck1.isPresent() && pl1.isPresent()) {
@@ -162,6 +213,60 @@ final class Report {
             double b = kfb.get().median() / pl1.get().median();
             out.add(String.format(Locale.ROOT, "S1 kafka-fetch batching vs plain loop: %.2fx (target ≥ 0.9x) %s", b,
                     verdict(b >= 0.9)));
+        }
+        Optional<Result> kfA = find(Harness.S1, Harness.ALLOC_PER_RECORD, Report::isStreamingMc1);
+        Optional<Result> ckA = find(Harness.S1, Harness.ALLOC_PER_RECORD, ContenderSpec::isCamelKafka);
+        if (kfA.isPresent() && ckA.isPresent()) {
+            out.add(String.format(Locale.ROOT, "S1 allocation per record, kafka-fetch mc=1 %,.0f B vs camel-kafka"
+                                               + " %,.0f B: %.2fx (target ≤ 1x) %s",
+                    kfA.get().median(), ckA.get().median(), kfA.get().median() / ckA.get().median(),
+                    verdict(kfA.get().median() <= ckA.get().median())));
+        }
+        Optional<Result> kfC = find(Harness.S1, Harness.CPU_PER_RECORD, Report::isStreamingMc1);
+        Optional<Result> ckC = find(Harness.S1, Harness.CPU_PER_RECORD, ContenderSpec::isCamelKafka);
+        Optional<Result> floorCamel = find(Harness.S8, Harness.CPU_PER_RECORD,
+                s -> s.ordering().equals("camel: 9 headers"));
+        Optional<Result> floorOurs = find(Harness.S8, Harness.CPU_PER_RECORD,
+                s -> s.ordering().equals("kafka-fetch exchange path"));
+        if (kfC.isPresent()) {
+            StringBuilder sb = new StringBuilder(String.format(Locale.ROOT,
+                    "S1 CPU per record (all threads of the consumer), kafka-fetch mc=1: %.3f us", kfC.get().median()));
+            ckC.ifPresent(c -> sb.append(String.format(Locale.ROOT, "; camel-kafka %.3f us (%.2fx)", c.median(),
+                    kfC.get().median() / c.median())));
+            floorCamel.ifPresent(f -> sb.append(String.format(Locale.ROOT,
+                    "; Camel's floor with 9 headers (S8) %.3f us (%.2fx)", f.median(),
+                    kfC.get().median() / f.median())));
+            floorOurs.ifPresent(f -> sb.append(String.format(Locale.ROOT,
+                    "; kafka-fetch's exchange path alone (S8) %.3f us (%.2fx)", f.median(),
+                    kfC.get().median() / f.median())));
+            out.add(sb.toString());
+        }
+        Optional<Result> kf50 = find(Harness.S5, "latency p50", Report::isStreamingMc1);
+        Optional<Result> ck50 = find(Harness.S5, "latency p50", ContenderSpec::isCamelKafka);
+        Optional<Result> kf99 = find(Harness.S5, "latency p99", Report::isStreamingMc1);
+        Optional<Result> ck99 = find(Harness.S5, "latency p99", ContenderSpec::isCamelKafka);
+        if (kf50.isPresent() && ck50.isPresent() && kf99.isPresent() && ck99.isPresent()) {
+            double a = kf50.get().median() / ck50.get().median();
+            double b = kf99.get().median() / ck99.get().median();
+            out.add(String.format(Locale.ROOT, "S5 kafka-fetch mc=1 latency vs camel-kafka: p50 %.2f ms vs %.2f ms ="
+                                               + " %.2fx (target ≤ 1x) %s; p99 %.2f ms vs %.2f ms = %.2fx (target ≤ 1x) %s",
+                    kf50.get().median(), ck50.get().median(), a, verdict(a <= 1), kf99.get().median(),
+                    ck99.get().median(), b, verdict(b <= 1)));
+        }
+        for (Result r : results) {
+            if (r.scenario().equals(Harness.S7) && r.spec().isKafkaFetch() && r.metric().equals("records/s")) {
+                double ideal = r.spec().maxConcurrency() * 1000.0 / cfg.s3SleepMs;
+                double f = r.median() / ideal;
+                Optional<Result> pc = find(Harness.S7, "records/s", s -> s.isParallelConsumer()
+                                                                         && s.maxConcurrency()
+                                                                            == r.spec().maxConcurrency()
+                                                                         && s.ordering().equals(r.spec().ordering()));
+                out.add(String.format(Locale.ROOT, "S7 %s: %,.0f rec/s = %.1f%% of ideal %,.0f (target ≥ 95%%) %s%s",
+                        r.contender(), r.median(), 100 * f, ideal, verdict(f >= 0.95),
+                        pc.map(p -> String.format(Locale.ROOT, "; Parallel Consumer %,.0f rec/s = %.1f%% of ideal"
+                                                               + " (kafka-fetch %.2fx)",
+                                p.median(), 100 * p.median() / ideal, r.median() / p.median())).orElse("")));
+            }
         }
         for (int c : List.of(256)) {
             Optional<Result> kf = find(Harness.S3, "records/s",
@@ -225,9 +330,11 @@ final class Report {
         sb.append("* Settings: ").append(cfg.describe()).append("\n");
         sb.append("* Versions: Camel 4.22.0 (camel-kafka 4.22.0), kafka-clients 4.3.1, Parallel Consumer 0.5.3.3"
                   + " (with kafka-clients 4.3.1)\n");
-        sb.append("* Command: `benchmarks/run.sh` (= `mvn -B -q -pl benchmarks exec:exec -Dbench.args=\"--all\"`)\n\n");
-        sb.append("Only ratios measured in the same run mean anything: the machine is shared and the broker runs in the"
-                  + " harness JVM.\n\n");
+        sb.append("* Load average (1/5/15 min) at the start: ").append(loadBefore).append("; at the end: ")
+                .append(loadAfter).append(" (").append(Runtime.getRuntime().availableProcessors())
+                .append(" cores; the machine is shared with other builds)\n");
+        sb.append("* Command: `benchmarks/run.sh` (reactor build, no install; see benchmarks/README.md)\n\n");
+        sb.append(METHOD);
         List<String> t = targets();
         if (!t.isEmpty()) {
             sb.append("## Targets\n\n");
@@ -246,9 +353,9 @@ final class Report {
             if (!note.isEmpty()) {
                 sb.append("_").append(note).append("_\n\n");
             }
-            sb.append(
-                    "| contender | metric | median | unit | min – max | vs camel-kafka | vs plain loop | records seen (min) |\n");
-            sb.append("|---|---|--:|---|--:|--:|--:|--:|\n");
+            sb.append("| contender | metric | median | unit | rounds min – max | slices p10 – p90 | vs camel-kafka"
+                      + " | vs plain loop | records seen (min) |\n");
+            sb.append("|---|---|--:|---|--:|--:|--:|--:|--:|\n");
             for (String[] row : e.getValue()) {
                 sb.append("| ").append(String.join(" | ", List.of(row).subList(1, row.length))).append(" |\n");
             }
@@ -264,7 +371,7 @@ final class Report {
     String csv() {
         StringBuilder sb = new StringBuilder(
                 "date,machine,scenario,contender,kind,consumers,maxConcurrency,ordering,metric,unit,"
-                                             + "median,min,max,rounds,values,expected,consumed,distinct,note\n");
+                                             + "median,min,max,rounds,values,slices_p10,slices_p90,expected,consumed,distinct,note\n");
         String machine = q(machine());
         for (Result r : results) {
             ContenderSpec s = r.spec();
@@ -274,6 +381,7 @@ final class Report {
                     r.unit(),
                     num(r.median()), num(r.min()), num(r.max()), Integer.toString(r.values().size()),
                     q(r.values().stream().map(Report::num).collect(Collectors.joining(" "))),
+                    num(Result.percentile(r.slices(), 10)), num(Result.percentile(r.slices(), 90)),
                     Long.toString(r.expected()), Long.toString(r.consumed()), Long.toString(r.distinct()), q(r.note())))
                     .append('\n');
         }

@@ -28,7 +28,7 @@ class BenchmarkSmokeTest {
         List<Result> results = BenchMain.run(cfg, null, System.out);
 
         assertThat(results.stream().map(r -> r.scenario().substring(0, 2)).collect(Collectors.toSet()))
-                .containsExactlyInAnyOrder("S1", "S2", "S3", "S4", "S5", "S6");
+                .containsExactlyInAnyOrder("S1", "S2", "S3", "S4", "S5", "S6", "S7", "S8");
         Set<String> kinds = results.stream().map(r -> r.spec().kind()).collect(Collectors.toSet());
         assertThat(kinds).contains(ContenderSpec.KAFKA_FETCH, ContenderSpec.CAMEL_KAFKA, ContenderSpec.PLAIN_LOOP,
                 ContenderSpec.PARALLEL_CONSUMER);

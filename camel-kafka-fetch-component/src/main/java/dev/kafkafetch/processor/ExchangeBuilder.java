@@ -1,5 +1,7 @@
 package dev.kafkafetch.processor;
 
+import java.util.Map;
+
 import dev.kafkafetch.KafkaFetchConstants;
 import dev.kafkafetch.commit.KafkaManualCommitFactory;
 import dev.kafkafetch.commit.ManualCommitQueue;
@@ -12,7 +14,10 @@ import org.apache.camel.Message;
 import org.apache.camel.spi.HeaderFilterStrategy;
 import org.apache.kafka.common.header.Header;
 
-/** Fills an exchange from a polled record with the headers camel-kafka 4.22 sets, plus kafka-fetch's own. */
+/**
+ * Fills an exchange from a polled record with the headers camel-kafka 4.22 sets, plus kafka-fetch's own; the headers
+ * are built when the route first touches one ({@link KafkaFetchMessage}).
+ */
 public final class ExchangeBuilder {
 
     private final HeaderFilterStrategy headerFilterStrategy;
@@ -39,49 +44,59 @@ public final class ExchangeBuilder {
         this.retries = retries;
     }
 
+    /**
+     * Makes the exchange's message the record's: its value as the body and, once anything reads or writes a header,
+     * every header below ({@link KafkaFetchMessage}). A record that could not be deserialized gets its headers at
+     * once, with its raw bytes as the body and the cause.
+     */
     public void fill(Exchange exchange, WorkItem item, ManualCommitQueue commitQueue) {
+        if (item.decodeError() == null) {
+            KafkaFetchMessage.bind(exchange, item, this, commitQueue);
+            return;
+        }
         Message message = exchange.getMessage();
-        message.setHeader(KafkaFetchConstants.PARTITION, item.partition());
-        message.setHeader(KafkaFetchConstants.TOPIC, item.topic());
-        message.setHeader(KafkaFetchConstants.OFFSET, item.offset());
-        message.setHeader(KafkaFetchConstants.HEADERS, item.headers());
-        message.setHeader(KafkaFetchConstants.TIMESTAMP, item.timestamp());
-        message.setHeader(KafkaFetchConstants.MESSAGE_TIMESTAMP, item.timestamp());
-        message.setHeader(KafkaFetchConstants.GROUP_ID, groupId);
-        message.setHeader(KafkaFetchConstants.DELIVERY_ATTEMPT, item.attempt());
+        putHeaders(message.getHeaders(), item, commitQueue, exchange);
+        message.setBody(item.rawValue());
+    }
+
+    /** The headers of a record's exchange, in the order camel-kafka sets them, then the record's own Kafka headers. */
+    void putHeaders(Map<String, Object> headers, WorkItem item, ManualCommitQueue commitQueue, Exchange exchange) {
+        headers.put(KafkaFetchConstants.PARTITION, item.partition());
+        headers.put(KafkaFetchConstants.TOPIC, item.topic());
+        headers.put(KafkaFetchConstants.OFFSET, item.offset());
+        headers.put(KafkaFetchConstants.HEADERS, item.headers());
+        headers.put(KafkaFetchConstants.TIMESTAMP, item.timestamp());
+        headers.put(KafkaFetchConstants.MESSAGE_TIMESTAMP, item.timestamp());
+        headers.put(KafkaFetchConstants.GROUP_ID, groupId);
+        headers.put(KafkaFetchConstants.DELIVERY_ATTEMPT, item.attempt());
         if (commitHeaders) {
-            message.setHeader(KafkaFetchConstants.LAST_RECORD_BEFORE_COMMIT, item.lastRecordBeforeCommit());
-            message.setHeader(KafkaFetchConstants.LAST_POLL_RECORD, item.lastPollRecord());
+            headers.put(KafkaFetchConstants.LAST_RECORD_BEFORE_COMMIT, item.lastRecordBeforeCommit());
+            headers.put(KafkaFetchConstants.LAST_POLL_RECORD, item.lastPollRecord());
         }
         if (retries != null) {
             Letters.Origin origin = Letters.originOf(item, retries);
-            message.setHeader(KafkaFetchConstants.ORIGINAL_TOPIC, origin.topic());
-            message.setHeader(KafkaFetchConstants.ORIGINAL_PARTITION, origin.partition());
-            message.setHeader(KafkaFetchConstants.ORIGINAL_OFFSET, origin.offset());
+            headers.put(KafkaFetchConstants.ORIGINAL_TOPIC, origin.topic());
+            headers.put(KafkaFetchConstants.ORIGINAL_PARTITION, origin.partition());
+            headers.put(KafkaFetchConstants.ORIGINAL_OFFSET, origin.offset());
         }
         if (manualCommits != null) {
-            message.setHeader(KafkaFetchConstants.MANUAL_COMMIT,
-                    manualCommits.newInstance(commitQueue.targetFor(item)));
+            headers.put(KafkaFetchConstants.MANUAL_COMMIT, manualCommits.newInstance(commitQueue.targetFor(item)));
         }
         if (item.decodeError() != null) {
             // the raw bytes go to the route's error handling together with the cause
             if (item.rawKey() != null) {
-                message.setHeader(KafkaFetchConstants.KEY, item.rawKey());
+                headers.put(KafkaFetchConstants.KEY, item.rawKey());
             }
-            message.setHeader(KafkaFetchConstants.DESERIALIZATION_ERROR, item.decodeError());
-            message.setHeader(KafkaFetchConstants.RAW_VALUE, item.rawValue());
-            message.setBody(item.rawValue());
-        } else {
-            if (item.key() != null) {
-                message.setHeader(KafkaFetchConstants.KEY, item.key());
-            }
-            message.setBody(item.value());
+            headers.put(KafkaFetchConstants.DESERIALIZATION_ERROR, item.decodeError());
+            headers.put(KafkaFetchConstants.RAW_VALUE, item.rawValue());
+        } else if (item.key() != null) {
+            headers.put(KafkaFetchConstants.KEY, item.key());
         }
         if (item.headers() != null) {
             for (Header header : item.headers()) {
                 Object value = headerDeserializer.deserialize(header.key(), header.value());
                 if (!headerFilterStrategy.applyFilterToExternalHeaders(header.key(), value, exchange)) {
-                    message.setHeader(header.key(), value);
+                    headers.put(header.key(), value);
                 }
             }
         }

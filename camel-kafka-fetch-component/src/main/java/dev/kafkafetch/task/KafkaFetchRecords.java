@@ -350,8 +350,12 @@ public final class KafkaFetchRecords implements Runnable {
             if (item.failure() != null) {
                 metrics.error("record " + item + " failed: " + item.failure());
             }
-            for (WorkItem r : item.records()) {
-                finish(r, item.failure() != null, r.deadLettered(), r.retried());
+            if (item.isBatch()) {
+                for (WorkItem r : item.batch()) {
+                    finish(r, item.failure() != null, r.deadLettered(), r.retried());
+                }
+            } else {
+                finish(item, item.failure() != null, item.deadLettered(), item.retried()); // no list per record
             }
         }
         metrics.markRate(System.currentTimeMillis());
