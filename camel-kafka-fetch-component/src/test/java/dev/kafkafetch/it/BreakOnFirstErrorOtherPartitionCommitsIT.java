@@ -59,7 +59,8 @@ class BreakOnFirstErrorOtherPartitionCommitsIT extends KafkaFetchITSupport {
         await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> assertThat(
                 kafka.committedOffsets(group, topic).get(tp1)).as("committed offset of partition 1 (end 50)")
                 .isEqualTo(50L));
-        // the precondition held throughout: partition 0 kept being re-delivered
-        assertThat(poisonDeliveries.get()).isGreaterThan(deliveriesBefore);
+        // the precondition holds: partition 0 is still being re-delivered (on a loaded machine the commit can come
+        // before its next delivery)
+        await().atMost(Duration.ofSeconds(5)).until(() -> poisonDeliveries.get() > deliveriesBefore);
     }
 }

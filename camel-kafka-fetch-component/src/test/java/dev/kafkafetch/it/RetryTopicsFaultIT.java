@@ -53,10 +53,17 @@ class RetryTopicsFaultIT extends KafkaFetchITSupport {
         Set<String> lost = new HashSet<>(produced);
         lost.removeAll(finished);
         int duplicates = finished.size() - new HashSet<>(finished).size();
-        System.out.printf("retry topics + SIGKILL: records=%d finishedBeforeKill=%d lost=%d duplicates=%d%n",
-                produced.size(), beforeKill, lost.size(), duplicates);
+        // a record failing its first delivery can succeed twice without the killed JVM finishing it: from the retry
+        // letter the killed JVM had acknowledged, and from its source (not yet committed) failing again into a second one
+        long failingFirst = produced.stream().filter(id -> Math.floorMod(id.hashCode(), 7) == 0).count();
+        long bound = beforeKill + failingFirst;
+        System.out.printf("retry topics + SIGKILL: records=%d finishedBeforeKill=%d failingFirst=%d lost=%d"
+                          + " duplicates=%d bound=%d%n",
+                produced.size(), beforeKill, failingFirst, lost.size(), duplicates, bound);
         assertThat(lost).isEmpty();
-        assertThat(duplicates).as("duplicates (bound: what the killed JVM finished)").isLessThanOrEqualTo(beforeKill);
+        assertThat((long) duplicates).as("duplicates (bound: what the killed JVM finished, plus one per record whose"
+                                         + " first delivery fails)")
+                .isLessThanOrEqualTo(bound);
     }
 
     @Test
