@@ -19,7 +19,7 @@ import java.util.TreeSet;
  * <p>
  * The options added since the first soak ({@link SoakOptions.Extra}: offsetMap, Micrometer meters, retryDelays,
  * fetchWaitMaxMs, maxPartitionFetchBytes, commitTimeoutMs) are drawn afterwards from a second random stream derived
- * from the seed, so that every seed still gives the combination of options, faults and records it gave before they
+ * from the seed (pooled exchanges from a third), so that every seed still gives the combination of options, faults and records it gave before they
  * existed (the CI seeds keep covering what they were picked for) and only gains the new knobs. A draw of them the
  * endpoint refuses with the rest (retryDelays with breakOnFirstError) is drawn again from that stream; retryDelays
  * with no failing record in the plan gets a few from that stream too.
@@ -36,6 +36,8 @@ final class SoakGenerator {
     private static final String[] COMMIT_TIMEOUTS = { "2s", "3000", "10s" };
     /** Mixed into the seed for the stream of the knobs added later ("soak2"). */
     private static final long EXTRA_STREAM = 0x736f616b32L;
+    /** Mixed into the seed for the pooled-exchanges draw ("soak3"). */
+    private static final long POOLED_STREAM = 0x736f616b33L;
 
     private SoakGenerator() {
     }
@@ -51,6 +53,9 @@ final class SoakGenerator {
             if (invalid(options, schedule) == null) {
                 Random extra = new Random(mix(seed) ^ EXTRA_STREAM);
                 SoakOptions withExtra = withExtra(extra, options);
+                // pooled exchanges come from a stream of their own, so the knobs above keep every seed's values
+                boolean pooled = new Random(mix(seed) ^ POOLED_STREAM).nextInt(100) < 40;
+                withExtra = withExtra.withExtra(withExtra.extra().withPooledExchanges(pooled));
                 return new SoakCase(seed, withExtra, withFailures(extra, withExtra, schedule));
             }
         }
@@ -83,7 +88,7 @@ final class SoakGenerator {
             int maxPartitionFetchBytes = r.nextInt(100) < 30 ? pick(r, 256, 4096) : 0;
             String commitTimeout = r.nextInt(100) < 35 ? COMMIT_TIMEOUTS[r.nextInt(COMMIT_TIMEOUTS.length)] : null;
             SoakOptions o = base.withExtra(new SoakOptions.Extra(offsetMap, registry, perPartition, retryDelays,
-                    fetchWaitMaxMs, maxPartitionFetchBytes, commitTimeout));
+                    fetchWaitMaxMs, maxPartitionFetchBytes, commitTimeout, false));
             if (o.invalidReason() == null) {
                 return o;
             }

@@ -44,12 +44,20 @@ record SoakOptions(int partitions, int keys, List<Boolean> childSlots, int initi
      * @param maxPartitionFetchBytes {@code maxPartitionFetchBytes}, 0 = the default
      * @param commitTimeout          {@code commitTimeoutMs} as written in the URI (milliseconds or a duration such as
      *                               {@code 2s}), null = the default
+     * @param pooledExchanges        every member's CamelContext uses Camel's pooled exchange factories (as
+     *                               {@code camel.main.exchangeFactory=pooled} does), so exchanges and their messages are
+     *                               reused record after record
      */
     record Extra(boolean offsetMap, boolean meterRegistry, boolean metricsPerPartition, String retryDelays,
-            int fetchWaitMaxMs, int maxPartitionFetchBytes, String commitTimeout) {
+            int fetchWaitMaxMs, int maxPartitionFetchBytes, String commitTimeout, boolean pooledExchanges) {
 
         /** What a combination without any of the new knobs has (the endpoint's defaults). */
-        static final Extra DEFAULTS = new Extra(true, false, false, null, 0, 0, null);
+        static final Extra DEFAULTS = new Extra(true, false, false, null, 0, 0, null, false);
+
+        Extra withPooledExchanges(boolean pooled) {
+            return new Extra(offsetMap, meterRegistry, metricsPerPartition, retryDelays, fetchWaitMaxMs,
+                    maxPartitionFetchBytes, commitTimeout, pooled);
+        }
     }
 
     static final int COMMIT_INTERVAL_MS = 200;
@@ -288,6 +296,9 @@ record SoakOptions(int partitions, int keys, List<Boolean> childSlots, int initi
         }
         if (extra.commitTimeout() != null) {
             d.add("ct" + extra.commitTimeout());
+        }
+        if (extra.pooledExchanges()) {
+            d.add("pooled");
         }
         return String.join(",", d);
     }

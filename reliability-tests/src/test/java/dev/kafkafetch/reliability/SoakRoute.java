@@ -21,6 +21,8 @@ import org.apache.camel.Exchange;
 import org.apache.camel.Message;
 import org.apache.camel.Processor;
 import org.apache.camel.builder.RouteBuilder;
+import org.apache.camel.impl.engine.PooledExchangeFactory;
+import org.apache.camel.impl.engine.PooledProcessorExchangeFactory;
 import org.apache.camel.spi.ExceptionHandler;
 
 /**
@@ -71,10 +73,15 @@ final class SoakRoute implements Processor, ExceptionHandler {
 
     /**
      * Puts what the route's URI refers to into the member's Camel registry: this route as the consumer's exception
-     * handler and, when the combination says so, a Micrometer registry for the consumer's meters.
+     * handler and, when the combination says so, a Micrometer registry for the consumer's meters; with pooled
+     * exchanges, sets Camel's pooled exchange factories (call before the context starts).
      */
     void bindTo(CamelContext context) {
         context.getRegistry().bind(SoakOptions.EXCEPTION_HANDLER, this);
+        if (options.extra().pooledExchanges()) {
+            context.getCamelContextExtension().setExchangeFactory(new PooledExchangeFactory());
+            context.getCamelContextExtension().setProcessorExchangeFactory(new PooledProcessorExchangeFactory());
+        }
         if (options.extra().meterRegistry()) {
             context.getRegistry().bind(METER_REGISTRY, new SimpleMeterRegistry());
         }
