@@ -90,9 +90,12 @@ final class SoakHistory {
     /** Records given up in a retry topic (named by their place there; the checker maps them to where they came from). */
     final List<GivenUp> retrySkips = new ArrayList<>();
     final List<RecordEvent> routedUndeserializable = new ArrayList<>();
-    /** {@code member partition@offset} of every synchronous manual commit the route asked for. */
+    /**
+     * {@code exec partition@offset} of every synchronous manual commit the route asked for: keyed by the execution, as
+     * a record retried from a retry topic keeps its source partition and offset in the history.
+     */
     final Set<String> manualCommits = new HashSet<>();
-    /** Records whose synchronous commit() in the route returned (member partition@offset). */
+    /** Records whose synchronous commit() in the route returned (exec partition@offset). */
     final Set<String> committedByRoute = new HashSet<>();
     final List<Assignment> assignments = new ArrayList<>();
     final List<Held> held = new ArrayList<>();
@@ -164,8 +167,8 @@ final class SoakHistory {
                             Long.parseLong(f[3])), Integer.parseInt(f[4]), Long.parseLong(f[5]));
                     (e.type() == 'X' ? skips : routedUndeserializable).add(e);
                 }
-                case "C" -> manualCommits.add(f[1] + " " + f[4] + "@" + f[5]);
-                case "K" -> committedByRoute.add(f[1] + " " + f[4] + "@" + f[5]);
+                case "C" -> manualCommits.add(f[6] + " " + f[4] + "@" + f[5]);
+                case "K" -> committedByRoute.add(f[6] + " " + f[4] + "@" + f[5]);
                 case "P" -> {
                     Matcher m = GIVEN_UP.matcher(line);
                     if (m.find()) {

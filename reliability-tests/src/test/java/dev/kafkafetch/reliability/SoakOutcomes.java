@@ -66,12 +66,12 @@ final class SoakOutcomes {
             if (e == null) {
                 // killed after the route's own synchronous commit() of the record: the route was done with it
                 if (h.endOfMember(s.member()) >= 0
-                    && h.manualCommits.contains(s.member() + " " + s.partition() + "@" + s.offset())) {
+                    && h.manualCommits.contains(s.exec() + " " + s.partition() + "@" + s.offset())) {
                     ok.merge(n, 1, Integer::sum);
                 }
                 continue;
             }
-            if (e.ok() || h.committedByRoute.contains(s.member() + " " + s.partition() + "@" + s.offset())) {
+            if (e.ok() || h.committedByRoute.contains(s.exec() + " " + s.partition() + "@" + s.offset())) {
                 // (a failed execution whose route committed the record itself, before a later record's commit
                 // failed: the route declared it done)
                 ok.merge(n, 1, Integer::sum);

@@ -32,16 +32,18 @@ import org.apache.camel.spi.ExceptionHandler;
  * E exec member seq micros ok|fail [reason]
  * X member seq micros partition offset        the consumer's exception handler got the record (log-and-skip)
  * R member seq micros partition offset        an undeserializable record reached the route (it then fails)
- * C member seq micros partition offset        the route calls the record's synchronous manual commit()
- * K member seq micros partition offset        ... and that commit() returned: the route committed the record
+ * C member seq micros partition offset exec   the route calls the record's synchronous manual commit()
+ * K member seq micros partition offset exec   ... and that commit() returned: the route committed the record
  * P member seq micros message               the exception handler got an error without an exchange
  * </pre>
  * A batch (body {@code List<Exchange>}) is one execution: an S line per record when it starts, one E line when it
  * ends. Records are named by the partition and offset they were produced at: a record routed from a retry topic
  * ({@code retryDelays}) is logged with its original partition and offset (headers {@code CamelKafkaFetchOriginal*}),
  * its {@code stage} (0 = the source topic, n = retry topic n) and {@code at}, where it was read from
- * ({@code partition@offset} in that retry topic; {@code -} for the source); C lines use the original position too. The route misbehaves on the records of the {@link SoakRecordPlan} (throws, or sleeps on its first execution in
- * this JVM), sleeps {@code workMs} per record, and commits by hand as the combination says.
+ * ({@code partition@offset} in that retry topic; {@code -} for the source); C and K lines use the original position
+ * too, and name their execution, so a commit while the record runs from a retry topic never speaks for its failed
+ * source execution. The route misbehaves on the records of the {@link SoakRecordPlan} (throws, or sleeps on its first
+ * execution in this JVM), sleeps {@code workMs} per record, and commits by hand as the combination says.
  */
 final class SoakRoute implements Processor, ExceptionHandler {
 
@@ -155,7 +157,7 @@ final class SoakRoute implements Processor, ExceptionHandler {
             for (Rec r : recs) {
                 behave(r);
             }
-            commit(recs);
+            commit(recs, exec);
             outcome = "ok";
         } catch (Exception e) {
             outcome = "fail " + reason(e);
@@ -242,9 +244,9 @@ final class SoakRoute implements Processor, ExceptionHandler {
         }
     }
 
-    private void commit(List<Rec> recs) {
+    private void commit(List<Rec> recs, String exec) {
         switch (options.manualCommit()) {
-            case "sync" -> recs.forEach(this::commitNow);
+            case "sync" -> recs.forEach(r -> commitNow(r, exec));
             case "nth" -> {
                 // a commit() completes once the records before it are finished; in a batch they finish only with the
                 // batch, so a batch commits every record up to its last N-th offset, in order (each commit() marks its
@@ -255,7 +257,7 @@ final class SoakRoute implements Processor, ExceptionHandler {
                         last = i;
                     }
                 }
-                recs.subList(0, last + 1).forEach(this::commitNow);
+                recs.subList(0, last + 1).forEach(r -> commitNow(r, exec));
             }
             case "later" -> {
                 for (Rec r : recs) {
@@ -278,12 +280,12 @@ final class SoakRoute implements Processor, ExceptionHandler {
      * A synchronous manual commit from the route: the route declares the record done, so a C event is written first;
      * if the member is SIGKILLed before the execution's E event, the record still counts as completed by the route.
      */
-    private void commitNow(Rec r) {
+    private void commitNow(Rec r, String exec) {
         log.write("C " + member + " " + SoakHistoryLog.seq() + " " + SoakHistoryLog.micros() + " " + r.partition + " "
-                  + r.offset);
+                  + r.offset + " " + exec);
         manualCommit(r).commit();
         log.write("K " + member + " " + SoakHistoryLog.seq() + " " + SoakHistoryLog.micros() + " " + r.partition + " "
-                  + r.offset);
+                  + r.offset + " " + exec);
     }
 
     private static KafkaManualCommit manualCommit(Rec r) {
