@@ -184,7 +184,8 @@ public class KafkaFetchConsumerHealthCheck extends AbstractHealthCheck {
             builder.up();
         } else {
             builder.down();
-            builder.message(String.join("; ", problems));
+            // readiness opens with camel-kafka's words, so what matches on them keeps working; then the reasons
+            builder.message((readiness ? "KafkaConsumer is not ready: " : "") + String.join("; ", problems));
         }
     }
 

@@ -133,8 +133,14 @@ public final class TaskMetrics {
         lastErrorTime = System.currentTimeMillis();
     }
 
+    /** The error with its causes ("Failed to construct kafka consumer <- ConfigException: Invalid port ..."). */
     public void error(Throwable t) {
-        error(t.toString());
+        StringBuilder message = new StringBuilder(t.toString());
+        // bounded, as a cause chain may loop
+        for (Throwable c = t.getCause(); c != null && message.length() < 1000; c = c.getCause()) {
+            message.append(" <- ").append(c);
+        }
+        error(message.toString());
     }
 
     /** Any thread: why dead letters are not acknowledged, or null once they are again. */

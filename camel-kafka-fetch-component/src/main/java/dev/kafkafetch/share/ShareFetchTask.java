@@ -249,6 +249,7 @@ public final class ShareFetchTask implements Runnable {
                 return true;
             } catch (RuntimeException e) {
                 metrics.error(e);
+                publishSnapshot(System.currentTimeMillis()); // health and console show why at once
                 if (maxAttempts > 0 && attempts >= maxAttempts) {
                     LOG.error("Share fetch task {} gives up trying to {} after {} attempts: {}", threadName, what,
                             attempts, e.toString(), e);

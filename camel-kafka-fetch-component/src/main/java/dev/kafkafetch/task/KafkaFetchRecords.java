@@ -252,7 +252,7 @@ public final class KafkaFetchRecords implements Runnable {
     private boolean connect() throws InterruptedException {
         setState(TaskState.CONNECTING);
         if (!stop.retry(threadName, "create its KafkaConsumer", settings.createConsumerBackoffMaxAttempts(),
-                settings.createConsumerBackoffIntervalMs(), metrics, () -> {
+                settings.createConsumerBackoffIntervalMs(), this::attemptFailed, () -> {
                     decoder = decoderFactory.get();
                     consumer = new TaskConsumer(consumerFactory.apply(settings.properties()),
                             settings.properties().getProperty("client.id"));
@@ -263,7 +263,7 @@ public final class KafkaFetchRecords implements Runnable {
         }
         setState(TaskState.SUBSCRIBING);
         if (!stop.retry(threadName, "subscribe", settings.subscribeConsumerBackoffMaxAttempts(),
-                settings.subscribeConsumerBackoffIntervalMs(), metrics, () -> {
+                settings.subscribeConsumerBackoffIntervalMs(), this::attemptFailed, () -> {
                     if (settings.pattern() != null) {
                         consumer.subscribe(settings.pattern(), partitions);
                     } else {
@@ -437,6 +437,12 @@ public final class KafkaFetchRecords implements Runnable {
     }
 
     // ---- helpers ----
+
+    /** A failed create or subscribe attempt: the console and health checks show why at once, not after it works. */
+    private void attemptFailed(RuntimeException e) {
+        metrics.error(e);
+        publishSnapshot(System.currentTimeMillis());
+    }
 
     private void setState(TaskState s) {
         state.set(s);

@@ -2,8 +2,8 @@ package dev.kafkafetch.task;
 
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
-import dev.kafkafetch.metrics.TaskMetrics;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,17 +33,18 @@ final class StopSignal {
     }
 
     /**
-     * Runs {@code attempt} until it succeeds (true), backing off {@code backoffMs} after each failure; false when it
-     * failed {@code maxAttempts} times (0 = no limit) or a stop was requested.
+     * Runs {@code attempt} until it succeeds (true), backing off {@code backoffMs} after each failure, which is first
+     * given to {@code failed}; false when it failed {@code maxAttempts} times (0 = no limit) or a stop was requested.
      */
-    boolean retry(String task, String what, int maxAttempts, long backoffMs, TaskMetrics metrics, Runnable attempt)
+    boolean retry(String task, String what, int maxAttempts, long backoffMs, Consumer<RuntimeException> failed,
+                  Runnable attempt)
             throws InterruptedException {
         for (int attempts = 1; !requested; attempts++) {
             try {
                 attempt.run();
                 return true;
             } catch (RuntimeException e) {
-                metrics.error(e);
+                failed.accept(e);
                 if (maxAttempts > 0 && attempts >= maxAttempts) {
                     LOG.error("Fetch task {} gives up trying to {} after {} attempts: {}", task, what, attempts,
                             e.toString(), e);

@@ -24,7 +24,7 @@ import static org.awaitility.Awaitility.await;
 /**
  * The consumer health check, through Camel's health-check API: UP (readiness and liveness) while consuming; readiness
  * DOWN within a bound once the only broker stops, UP again after it restarts (liveness stays UP); DOWN with a clear
- * message for an unreachable host; no secret in any detail; the component switch removes the check.
+ * message for an unreachable host, and with the cause when the client cannot even be created (a bad port); no secret in any detail; the component switch removes the check.
  */
 class HealthCheckIT extends KafkaFetchITSupport {
 
@@ -140,6 +140,31 @@ class HealthCheckIT extends KafkaFetchITSupport {
         // retrying is not being stuck
         assertThat(result(HealthCheckHelper.invokeLiveness(context), "health-unreachable").orElseThrow().getState())
                 .isEqualTo(HealthCheck.State.UP);
+    }
+
+    @Test
+    void readinessDownNamesWhyTheConsumerCannotBeCreated() throws Exception {
+        String topic = KafkaTestSupport.uniqueName("health-bad-port");
+        CamelContext context = newContext();
+        context.getComponent("kafka-fetch", KafkaFetchComponent.class).setCreateConsumerBackoffInterval(200);
+        context.addRoutes(new RouteBuilder() {
+            @Override
+            public void configure() {
+                // the client refuses the port when the consumer is created; the task keeps retrying
+                from(uri(topic, "g-bad-port", "brokers=localhost:99999&preValidateHostAndPort=false"))
+                        .routeId("health-bad-port").log("${body}");
+            }
+        });
+        context.start();
+        await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(100)).untilAsserted(() -> {
+            HealthCheck.Result down = result(HealthCheckHelper.invokeReadiness(context), "health-bad-port")
+                    .orElseThrow();
+            assertThat(down.getState()).isEqualTo(HealthCheck.State.DOWN);
+            // the cause a user can act on, not only "Failed to construct kafka consumer"
+            assertThat(down.getMessage()).hasValueSatisfying(m -> assertThat(m)
+                    .startsWith("KafkaConsumer is not ready: ").contains("CONNECTING").contains("Invalid port"));
+            assertThat(String.valueOf(down.getDetails().get("task.0.last.error"))).contains("Invalid port");
+        });
     }
 
     @Test
