@@ -72,6 +72,8 @@ public class KafkaFetchConsumer extends DefaultConsumer
         ManagedFetchTasks, ResumeAware<ResumeStrategy> {
 
     private static final Logger LOG = LoggerFactory.getLogger(KafkaFetchConsumer.class);
+    /** The registry name camel-kafka looks its custom {@code SubscribeAdapter} up by. */
+    private static final String SUBSCRIBE_ADAPTER = "subscribeAdapter";
 
     private final TaskSettings settings;
     /** Replaced whole on start and stop, so readers on other threads always see a complete list. */
@@ -239,6 +241,11 @@ public class KafkaFetchConsumer extends DefaultConsumer
         ExecutorServiceManager esm = endpoint.getCamelContext().getExecutorServiceManager();
         int count = configuration.getConsumersCount();
         String topic = settings.subscription();
+        if (endpoint.getCamelContext().getRegistry().lookupByName(SUBSCRIBE_ADAPTER) != null) {
+            LOG.warn("Route {}: kafka-fetch subscribes to {} itself; the registry's '{}' bean (camel-kafka's"
+                     + " SubscribeAdapter) is not used",
+                    getRouteId(), topic, SUBSCRIBE_ADAPTER);
+        }
         fetchThreads = esm.newFixedThreadPool(this, "KafkaFetchConsumer[" + topic + "]", count);
         // a hand-off pool: the dispatcher never starts more records than its slots, so threads stay within
         // slots, plus one for each stalled record that was abandoned while its thread is still stuck

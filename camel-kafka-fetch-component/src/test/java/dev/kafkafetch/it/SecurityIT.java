@@ -1,7 +1,6 @@
 package dev.kafkafetch.it;
 
 import java.io.ByteArrayOutputStream;
-import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -108,8 +107,8 @@ class SecurityIT {
         ByteArrayOutputStream captured = new ByteArrayOutputStream();
         PrintStream originalErr = System.err;
         PrintStream originalOut = System.out;
-        System.setErr(tee(originalErr, captured));
-        System.setOut(tee(originalOut, captured));
+        System.setErr(TeeStream.tee(originalErr, captured));
+        System.setOut(TeeStream.tee(originalOut, captured));
         CamelContext context;
         long startedAt = System.nanoTime();
         try {
@@ -258,39 +257,5 @@ class SecurityIT {
                 .doesNotContain(ALICE_PASSWORD)
                 .doesNotContain(CAROL_PASSWORD)
                 .doesNotContain("PlainLoginModule");
-    }
-
-    /** A stream writing to both {@code original} and {@code copy}. */
-    private static PrintStream tee(PrintStream original, OutputStream copy) {
-        return new PrintStream(new OutputStream() {
-            @Override
-            public void write(int b) {
-                original.write(b);
-                synchronized (copy) {
-                    try {
-                        copy.write(b);
-                    } catch (java.io.IOException e) {
-                        throw new IllegalStateException(e);
-                    }
-                }
-            }
-
-            @Override
-            public void write(byte[] b, int off, int len) {
-                original.write(b, off, len);
-                synchronized (copy) {
-                    try {
-                        copy.write(b, off, len);
-                    } catch (java.io.IOException e) {
-                        throw new IllegalStateException(e);
-                    }
-                }
-            }
-
-            @Override
-            public void flush() {
-                original.flush();
-            }
-        }, true, StandardCharsets.UTF_8);
     }
 }
