@@ -22,6 +22,7 @@ import dev.kafkafetch.metrics.ClientReachability;
 import dev.kafkafetch.metrics.ShareSnapshot;
 import dev.kafkafetch.metrics.TaskMetrics;
 import dev.kafkafetch.metrics.TaskSnapshot;
+import dev.kafkafetch.task.StopSignal;
 import dev.kafkafetch.task.TaskState;
 import org.apache.camel.spi.ExceptionHandler;
 import org.apache.kafka.clients.consumer.AcknowledgeType;
@@ -62,9 +63,8 @@ public final class ShareFetchTask implements Runnable {
     private final Function<Class<?>, Deserializer<?>> deserializers;
 
     private final AtomicReference<TaskState> state = new AtomicReference<>(TaskState.CONNECTING);
-    private final CountDownLatch stopSignal = new CountDownLatch(1);
+    private final StopSignal stop = new StopSignal();
     private final CountDownLatch terminated = new CountDownLatch(1);
-    private volatile boolean stopRequested;
     private volatile ShareClient client;
     private volatile TaskSnapshot snapshot;
     private volatile ShareSnapshot shareSnapshot;
@@ -141,8 +141,7 @@ public final class ShareFetchTask implements Runnable {
 
     /** Asks the task to stop: it releases what has not started, finishes and accepts what runs, and closes. */
     public void requestStop() {
-        stopRequested = true;
-        stopSignal.countDown();
+        stop.request();
         completions.signal();
         ShareClient c = client;
         if (c != null) {
@@ -159,7 +158,7 @@ public final class ShareFetchTask implements Runnable {
     @Override
     public void run() {
         try {
-            while (!stopRequested) {
+            while (!stop.requested()) {
                 if (!connect()) {
                     break;
                 }
@@ -169,7 +168,7 @@ public final class ShareFetchTask implements Runnable {
                 metrics.reconnected();
                 setState(TaskState.RECONNECTING);
                 closeClient();
-                if (stopSignal.await(settings.createConsumerBackoffIntervalMs(), TimeUnit.MILLISECONDS)) {
+                if (stop.sleep(settings.createConsumerBackoffIntervalMs())) {
                     break;
                 }
             }
@@ -193,8 +192,8 @@ public final class ShareFetchTask implements Runnable {
     /** Creates the consumer, subscribes, and reads the group's delivery limit; false when it gave up or must stop. */
     private boolean connect() throws InterruptedException {
         setState(TaskState.CONNECTING);
-        if (!withRetry("create its KafkaShareConsumer", settings.createConsumerBackoffMaxAttempts(),
-                settings.createConsumerBackoffIntervalMs(), () -> {
+        if (!stop.retry(threadName, "create its KafkaShareConsumer", settings.createConsumerBackoffMaxAttempts(),
+                settings.createConsumerBackoffIntervalMs(), this::attemptFailed, () -> {
                     Map<String, Object> config = new HashMap<>();
                     settings.properties().forEach((k, v) -> config.put(String.valueOf(k), v));
                     decoder = new ShareDecoder(deserializers.apply(settings.keyDeserializer()),
@@ -209,8 +208,9 @@ public final class ShareFetchTask implements Runnable {
             return false;
         }
         setState(TaskState.SUBSCRIBING);
-        if (!withRetry("subscribe", settings.subscribeConsumerBackoffMaxAttempts(),
-                settings.subscribeConsumerBackoffIntervalMs(), () -> client.subscribe(settings.topics()))) {
+        if (!stop.retry(threadName, "subscribe", settings.subscribeConsumerBackoffMaxAttempts(),
+                settings.subscribeConsumerBackoffIntervalMs(), this::attemptFailed,
+                () -> client.subscribe(settings.topics()))) {
             return false;
         }
         readDeliveryLimit();
@@ -241,33 +241,15 @@ public final class ShareFetchTask implements Runnable {
         outcomes.setMaxAttempts(Math.min(wanted, limit));
     }
 
-    private boolean withRetry(String what, int maxAttempts, long backoffMs, Runnable attempt)
-            throws InterruptedException {
-        for (int attempts = 1; !stopRequested; attempts++) {
-            try {
-                attempt.run();
-                return true;
-            } catch (RuntimeException e) {
-                metrics.error(e);
-                publishSnapshot(System.currentTimeMillis()); // health and console show why at once
-                if (maxAttempts > 0 && attempts >= maxAttempts) {
-                    LOG.error("Share fetch task {} gives up trying to {} after {} attempts: {}", threadName, what,
-                            attempts, e.toString(), e);
-                    return false;
-                }
-                LOG.warn("Share fetch task {} could not {} (attempt {}), retrying in {} ms: {}", threadName, what,
-                        attempts, backoffMs, e.toString());
-                if (stopSignal.await(backoffMs, TimeUnit.MILLISECONDS)) {
-                    return false;
-                }
-            }
-        }
-        return false;
+    /** A failed create or subscribe attempt: the console and health checks show why at once. */
+    private void attemptFailed(RuntimeException e) {
+        metrics.error(e);
+        publishSnapshot(System.currentTimeMillis());
     }
 
     /** Until stopped (returns false) or until the consumer must be created again (returns true). */
     private boolean pollLoop() throws InterruptedException {
-        while (!stopRequested) {
+        while (!stop.requested()) {
             long now = System.currentTimeMillis();
             if (held.inClient() > 0) {
                 intake.awaitOutcomes(now, intake.renewAtMs());
@@ -287,13 +269,13 @@ public final class ShareFetchTask implements Runnable {
                     if (action == PollOnError.STOP || action == PollOnError.RECONNECT) {
                         return action == PollOnError.RECONNECT;
                     }
-                    if (stopSignal.await(Math.min(settings.pollTimeoutMs(), 500), TimeUnit.MILLISECONDS)) {
+                    if (stop.sleep(Math.min(settings.pollTimeoutMs(), 500))) {
                         return false;
                     }
                     continue;
                 }
                 metrics.polled(System.currentTimeMillis(), records.count());
-                intake.take(records, now, stopRequested);
+                intake.take(records, now, stop.requested());
             }
             publishSnapshot(System.currentTimeMillis());
         }

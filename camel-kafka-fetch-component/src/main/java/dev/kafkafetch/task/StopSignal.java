@@ -9,26 +9,27 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A fetch task's stop request, and the waits that end on it: a backoff sleep or a retried step returns as soon as a
- * stop is requested, never later. Requested from any thread; waited on by the fetch thread.
+ * stop is requested, never later. Requested from any thread; waited on by the fetch thread (of a classic or a share
+ * fetch task).
  */
-final class StopSignal {
+public final class StopSignal {
 
     private static final Logger LOG = LoggerFactory.getLogger(StopSignal.class);
 
     private final CountDownLatch latch = new CountDownLatch(1);
     private volatile boolean requested;
 
-    void request() {
+    public void request() {
         requested = true;
         latch.countDown();
     }
 
-    boolean requested() {
+    public boolean requested() {
         return requested;
     }
 
     /** Sleeps {@code ms}; true when the sleep ended because a stop was requested. */
-    boolean sleep(long ms) throws InterruptedException {
+    public boolean sleep(long ms) throws InterruptedException {
         return latch.await(ms, TimeUnit.MILLISECONDS);
     }
 
@@ -36,8 +37,8 @@ final class StopSignal {
      * Runs {@code attempt} until it succeeds (true), backing off {@code backoffMs} after each failure, which is first
      * given to {@code failed}; false when it failed {@code maxAttempts} times (0 = no limit) or a stop was requested.
      */
-    boolean retry(String task, String what, int maxAttempts, long backoffMs, Consumer<RuntimeException> failed,
-                  Runnable attempt)
+    public boolean retry(String task, String what, int maxAttempts, long backoffMs, Consumer<RuntimeException> failed,
+                         Runnable attempt)
             throws InterruptedException {
         for (int attempts = 1; !requested; attempts++) {
             try {
