@@ -70,7 +70,9 @@ class RevokedPartitionStaysOutOfBatchesIT extends KafkaFetchITSupport {
             }
         });
         consumerA.set((KafkaFetchConsumer) ctxA.getRoute("a").getConsumer());
-        await().atMost(Duration.ofSeconds(30)).until(() -> seenA.size() >= 20 && queued(consumerA.get()) >= 3);
+        // the premise before the revoke: A has run a batch mixing both partitions and has several queued
+        await().atMost(Duration.ofSeconds(30)).until(() -> seenA.size() >= 20 && !mixedBatches.isEmpty()
+                                                           && queued(consumerA.get()) >= 3);
 
         CamelContext ctxB = startContext(new RouteBuilder() {
             @Override
