@@ -41,8 +41,9 @@ def replace_table(text, title, header_line, rows):
     return new
 
 
-for scheme in ("kafka-fetch", "kafka-fetch-share"):
-    spec = json.loads((root / f"src/generated/resources/META-INF/dev/kafkafetch/{scheme}.json").read_text())
+# each catalog lies under its component's package: dev.kafkafetch, and dev.kafkafetch.share for share groups
+for scheme, package in (("kafka-fetch", "dev/kafkafetch"), ("kafka-fetch-share", "dev/kafkafetch/share")):
+    spec = json.loads((root / f"src/generated/resources/META-INF/{package}/{scheme}.json").read_text())
     doc_path = root / f"src/main/docs/{scheme}-component.adoc"
     text = doc_path.read_text()
     text = replace_table(text, "Component options", "| Name | Description | Default | Type",

@@ -77,6 +77,8 @@ public class KafkaFetchComponentConfigurer extends PropertyConfigurerSupport imp
         case "fetchMinBytes": getOrCreateConfiguration(target).setFetchMinBytes(property(camelContext, java.lang.Integer.class, value)); return true;
         case "fetchwaitmaxms":
         case "fetchWaitMaxMs": getOrCreateConfiguration(target).setFetchWaitMaxMs(property(camelContext, java.lang.Integer.class, value)); return true;
+        case "finishedcommitintervalms":
+        case "finishedCommitIntervalMs": getOrCreateConfiguration(target).setFinishedCommitIntervalMs(property(camelContext, java.lang.Integer.class, value)); return true;
         case "groupid":
         case "groupId": getOrCreateConfiguration(target).setGroupId(property(camelContext, java.lang.String.class, value)); return true;
         case "groupinstanceid":
@@ -293,6 +295,8 @@ public class KafkaFetchComponentConfigurer extends PropertyConfigurerSupport imp
         case "fetchMinBytes": return java.lang.Integer.class;
         case "fetchwaitmaxms":
         case "fetchWaitMaxMs": return java.lang.Integer.class;
+        case "finishedcommitintervalms":
+        case "finishedCommitIntervalMs": return java.lang.Integer.class;
         case "groupid":
         case "groupId": return java.lang.String.class;
         case "groupinstanceid":
@@ -505,6 +509,8 @@ public class KafkaFetchComponentConfigurer extends PropertyConfigurerSupport imp
         case "fetchMinBytes": return getOrCreateConfiguration(target).getFetchMinBytes();
         case "fetchwaitmaxms":
         case "fetchWaitMaxMs": return getOrCreateConfiguration(target).getFetchWaitMaxMs();
+        case "finishedcommitintervalms":
+        case "finishedCommitIntervalMs": return getOrCreateConfiguration(target).getFinishedCommitIntervalMs();
         case "groupid":
         case "groupId": return getOrCreateConfiguration(target).getGroupId();
         case "groupinstanceid":

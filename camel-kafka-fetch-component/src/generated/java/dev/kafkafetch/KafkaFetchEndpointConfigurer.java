@@ -67,6 +67,8 @@ public class KafkaFetchEndpointConfigurer extends PropertyConfigurerSupport impl
         case "fetchMinBytes": target.getConfiguration().setFetchMinBytes(property(camelContext, java.lang.Integer.class, value)); return true;
         case "fetchwaitmaxms":
         case "fetchWaitMaxMs": target.getConfiguration().setFetchWaitMaxMs(property(camelContext, java.lang.Integer.class, value)); return true;
+        case "finishedcommitintervalms":
+        case "finishedCommitIntervalMs": target.getConfiguration().setFinishedCommitIntervalMs(property(camelContext, java.lang.Integer.class, value)); return true;
         case "groupid":
         case "groupId": target.getConfiguration().setGroupId(property(camelContext, java.lang.String.class, value)); return true;
         case "groupinstanceid":
@@ -261,6 +263,8 @@ public class KafkaFetchEndpointConfigurer extends PropertyConfigurerSupport impl
         case "fetchMinBytes": return java.lang.Integer.class;
         case "fetchwaitmaxms":
         case "fetchWaitMaxMs": return java.lang.Integer.class;
+        case "finishedcommitintervalms":
+        case "finishedCommitIntervalMs": return java.lang.Integer.class;
         case "groupid":
         case "groupId": return java.lang.String.class;
         case "groupinstanceid":
@@ -456,6 +460,8 @@ public class KafkaFetchEndpointConfigurer extends PropertyConfigurerSupport impl
         case "fetchMinBytes": return target.getConfiguration().getFetchMinBytes();
         case "fetchwaitmaxms":
         case "fetchWaitMaxMs": return target.getConfiguration().getFetchWaitMaxMs();
+        case "finishedcommitintervalms":
+        case "finishedCommitIntervalMs": return target.getConfiguration().getFinishedCommitIntervalMs();
         case "groupid":
         case "groupId": return target.getConfiguration().getGroupId();
         case "groupinstanceid":

@@ -24,7 +24,7 @@ public class KafkaFetchEndpointUriFactory extends org.apache.camel.support.compo
     private static final Set<String> ENDPOINT_IDENTITY_PROPERTY_NAMES;
     private static final Map<String, String> MULTI_VALUE_PREFIXES;
     static {
-        Set<String> props = new HashSet<>(96);
+        Set<String> props = new HashSet<>(97);
         props.add("additionalProperties");
         props.add("allowManualCommit");
         props.add("autoCommitEnable");
@@ -48,6 +48,7 @@ public class KafkaFetchEndpointUriFactory extends org.apache.camel.support.compo
         props.add("fetchMaxBytes");
         props.add("fetchMinBytes");
         props.add("fetchWaitMaxMs");
+        props.add("finishedCommitIntervalMs");
         props.add("groupId");
         props.add("groupInstanceId");
         props.add("groupProtocol");

@@ -2,6 +2,7 @@ package dev.kafkafetch;
 
 import java.util.Properties;
 
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.KafkaShareConsumer;
@@ -31,6 +32,14 @@ public interface KafkaClientFactory {
      */
     default ShareConsumer<byte[], byte[]> getShareConsumer(Properties properties) {
         return new KafkaShareConsumer<>(properties);
+    }
+
+    /**
+     * A new admin client for one {@code kafka-fetch-share} fetch task, which reads its share group's delivery limit
+     * with it and closes it. By default {@link Admin#create}.
+     */
+    default Admin getAdmin(Properties properties) {
+        return Admin.create(properties);
     }
 
     /** The plain Kafka clients. */

@@ -4,14 +4,10 @@ import dev.kafkafetch.task.TaskSettings;
 import org.apache.camel.Category;
 import org.apache.camel.Consumer;
 import org.apache.camel.Processor;
-import org.apache.camel.Producer;
-import org.apache.camel.spi.HeaderFilterStrategy;
-import org.apache.camel.spi.HeaderFilterStrategyAware;
 import org.apache.camel.spi.Metadata;
 import org.apache.camel.spi.UriEndpoint;
 import org.apache.camel.spi.UriParam;
 import org.apache.camel.spi.UriPath;
-import org.apache.camel.support.DefaultEndpoint;
 
 /**
  * Consume Kafka topics with dedicated fetch tasks that commit only finished records and process slow routes in
@@ -23,7 +19,7 @@ import org.apache.camel.support.DefaultEndpoint;
  */
 @UriEndpoint(firstVersion = "0.1.0", scheme = "kafka-fetch", title = "Kafka Fetch", syntax = "kafka-fetch:topic",
              consumerOnly = true, category = { Category.MESSAGING }, headersClass = KafkaFetchConstants.class)
-public class KafkaFetchEndpoint extends DefaultEndpoint implements HeaderFilterStrategyAware {
+public class KafkaFetchEndpoint extends AbstractKafkaFetchEndpoint {
 
     @UriPath(label = "common")
     @Metadata(required = true,
@@ -32,10 +28,6 @@ public class KafkaFetchEndpoint extends DefaultEndpoint implements HeaderFilterS
     private String topic;
     @UriParam
     private KafkaFetchConfiguration configuration = new KafkaFetchConfiguration();
-    @UriParam(label = "advanced",
-              description = "Factory creating this endpoint's KafkaConsumers and dead-letter producer (instead of the"
-                            + " component's kafkaClientFactory).")
-    private KafkaClientFactory kafkaClientFactory;
 
     public KafkaFetchEndpoint(String endpointUri, KafkaFetchComponent component) {
         super(endpointUri, component);
@@ -44,12 +36,6 @@ public class KafkaFetchEndpoint extends DefaultEndpoint implements HeaderFilterS
     @Override
     public KafkaFetchComponent getComponent() {
         return (KafkaFetchComponent) super.getComponent();
-    }
-
-    @Override
-    public Producer createProducer() {
-        throw new UnsupportedOperationException(
-                "kafka-fetch is a consumer only: to send records to Kafka use camel-kafka's kafka: endpoint");
     }
 
     @Override
@@ -72,38 +58,12 @@ public class KafkaFetchEndpoint extends DefaultEndpoint implements HeaderFilterS
         this.topic = topic;
     }
 
-    public KafkaClientFactory getKafkaClientFactory() {
-        return kafkaClientFactory;
-    }
-
-    public void setKafkaClientFactory(KafkaClientFactory kafkaClientFactory) {
-        this.kafkaClientFactory = kafkaClientFactory;
-    }
-
-    /** The factory the consumer uses: the endpoint's, else the component's, else the plain Kafka clients. */
-    KafkaClientFactory kafkaClientFactory() {
-        if (kafkaClientFactory != null) {
-            return kafkaClientFactory;
-        }
-        KafkaClientFactory fromComponent = getComponent().getKafkaClientFactory();
-        return fromComponent != null ? fromComponent : KafkaClientFactory.DEFAULT;
-    }
-
+    @Override
     public KafkaFetchConfiguration getConfiguration() {
         return configuration;
     }
 
     public void setConfiguration(KafkaFetchConfiguration configuration) {
         this.configuration = configuration;
-    }
-
-    @Override
-    public HeaderFilterStrategy getHeaderFilterStrategy() {
-        return configuration.getHeaderFilterStrategy();
-    }
-
-    @Override
-    public void setHeaderFilterStrategy(HeaderFilterStrategy headerFilterStrategy) {
-        configuration.setHeaderFilterStrategy(headerFilterStrategy);
     }
 }

@@ -18,7 +18,6 @@ import org.apache.kafka.common.config.SaslConfigs;
 import org.apache.kafka.common.config.SslConfigs;
 
 import static dev.kafkafetch.OptionChecks.blankToNull;
-import static dev.kafkafetch.OptionChecks.oneOf;
 import static dev.kafkafetch.OptionChecks.putIfSet;
 
 /**
@@ -33,23 +32,26 @@ import static dev.kafkafetch.OptionChecks.putIfSet;
  * Guarantee: a missing or contradictory setting is refused with a message that names the option and never quotes a
  * secret value (DESIGN §4.7, §4.8).
  */
-final class SecuritySettings {
+public final class SecuritySettings {
 
     static final String OAUTH_CALLBACK_HANDLER = "org.apache.kafka.common.security.oauthbearer"
                                                  + ".OAuthBearerLoginCallbackHandler";
     static final String AWS_MSK_IAM_CALLBACK_HANDLER = "software.amazon.msk.auth.iam.IAMClientCallbackHandler";
     private static final Set<String> SECURITY_PROTOCOLS = Set.of("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL");
 
-    private final KafkaFetchConfiguration o;
+    private final OptionChecks checks;
+    private final KafkaFetchClientConfiguration o;
     private final CamelContext context;
 
-    SecuritySettings(KafkaFetchConfiguration configuration, CamelContext context) {
+    /** @param checks names the scheme in every refusal */
+    public SecuritySettings(OptionChecks checks, KafkaFetchClientConfiguration configuration, CamelContext context) {
+        this.checks = checks;
         this.o = configuration;
         this.context = context;
     }
 
-    Properties build() {
-        String protocol = oneOf("securityProtocol", o.getSecurityProtocol(), SECURITY_PROTOCOLS);
+    public Properties build() {
+        String protocol = checks.oneOf("securityProtocol", o.getSecurityProtocol(), SECURITY_PROTOCOLS);
         String mechanism = blankToNull(o.getSaslMechanism());
         String jaas = blankToNull(o.getSaslJaasConfig());
         KafkaAuthType auth = o.getSaslAuthType();
@@ -95,9 +97,9 @@ final class SecuritySettings {
             String given = o.getSaslUsername() != null ? "saslUsername"
                     : o.getSaslPassword() != null ? "saslPassword" : null;
             if (given != null) {
-                throw new IllegalArgumentException("kafka-fetch option " + given + " is only used with saslAuthType"
-                                                   + " PLAIN, SCRAM_SHA_256 or SCRAM_SHA_512 (saslAuthType is "
-                                                   + (auth == null ? "not set" : auth) + ")");
+                throw checks.invalid(given, "is only used with saslAuthType"
+                                            + " PLAIN, SCRAM_SHA_256 or SCRAM_SHA_512 (saslAuthType is "
+                                            + (auth == null ? "not set" : auth) + ")");
             }
         }
         if (auth != KafkaAuthType.OAUTH) {
@@ -106,9 +108,9 @@ final class SecuritySettings {
                             : o.getOauthTokenEndpointUri() != null ? "oauthTokenEndpointUri"
                                     : o.getOauthScope() != null ? "oauthScope" : null;
             if (given != null) {
-                throw new IllegalArgumentException("kafka-fetch option " + given + " is only used with saslAuthType"
-                                                   + " OAUTH (saslAuthType is " + (auth == null ? "not set" : auth)
-                                                   + ")");
+                throw checks.invalid(given, "is only used with saslAuthType"
+                                            + " OAUTH (saslAuthType is " + (auth == null ? "not set" : auth)
+                                            + ")");
             }
         }
     }
@@ -120,8 +122,8 @@ final class SecuritySettings {
                 String username = require("saslUsername", o.getSaslUsername(), auth).trim();
                 String password = o.getSaslPassword();
                 if (password == null || password.isEmpty()) {
-                    throw new IllegalArgumentException("kafka-fetch option saslPassword is required with saslAuthType="
-                                                       + auth + " (or set saslJaasConfig)");
+                    throw checks.invalid("saslPassword", "is required with saslAuthType="
+                                                         + auth + " (or set saslJaasConfig)");
                 }
                 return auth.jaasConfig(username, password);
             }
@@ -129,8 +131,8 @@ final class SecuritySettings {
                 String clientId = require("oauthClientId", o.getOauthClientId(), auth);
                 String secret = o.getOauthClientSecret();
                 if (secret == null || secret.isEmpty()) {
-                    throw new IllegalArgumentException("kafka-fetch option oauthClientSecret is required with"
-                                                       + " saslAuthType=OAUTH (or set saslJaasConfig)");
+                    throw checks.invalid("oauthClientSecret", "is required with"
+                                                              + " saslAuthType=OAUTH (or set saslJaasConfig)");
                 }
                 String tokenEndpoint = require("oauthTokenEndpointUri", o.getOauthTokenEndpointUri(), auth);
                 extraUnlessGiven(extra, SaslConfigs.SASL_LOGIN_CALLBACK_HANDLER_CLASS, OAUTH_CALLBACK_HANDLER);
@@ -154,10 +156,10 @@ final class SecuritySettings {
         }
     }
 
-    private static String require(String option, String value, KafkaAuthType auth) {
+    private String require(String option, String value, KafkaAuthType auth) {
         if (value == null || value.isBlank()) {
-            throw new IllegalArgumentException("kafka-fetch option " + option + " is required with saslAuthType="
-                                               + auth + " (or set saslJaasConfig)");
+            throw checks.invalid(option, "is required with saslAuthType="
+                                         + auth + " (or set saslJaasConfig)");
         }
         return value;
     }
@@ -233,9 +235,9 @@ final class SecuritySettings {
     private String location(KeyStoreParameters store) {
         String location = resolve(store.getResource());
         if (location == null) {
-            throw new IllegalArgumentException("kafka-fetch option sslContextParameters: Kafka reads key and trust"
-                                               + " stores from files, so each KeyStoreParameters needs a resource"
-                                               + " (file:/path/to/store)");
+            throw checks.invalid("sslContextParameters", ": Kafka reads key and trust"
+                                                         + " stores from files, so each KeyStoreParameters needs a resource"
+                                                         + " (file:/path/to/store)");
         }
         return ResourceHelper.hasScheme(location) ? StringHelper.after(location, ":") : location;
     }

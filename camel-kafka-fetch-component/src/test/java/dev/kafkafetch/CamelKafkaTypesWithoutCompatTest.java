@@ -16,11 +16,12 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 /**
  * Without camel-kafka-fetch-compat, code written against camel-kafka's types does not break silently: a camel-kafka
  * header deserializer or manual-commit factory, or camel-kafka's consumer listener for the Pausable EIP, fails the
- * route's start with a message naming the option and the kafka-fetch type to use.
+ * route's start with a message naming the option and the kafka-fetch type to use, on both schemes.
  */
 class CamelKafkaTypesWithoutCompatTest {
 
     private static final String BASE = "kafka-fetch:t?brokers=localhost:1&groupId=g";
+    private static final String SHARE_BASE = "kafka-fetch-share:t?brokers=localhost:1&groupId=g";
     private CamelContext context;
 
     @BeforeEach
@@ -45,6 +46,16 @@ class CamelKafkaTypesWithoutCompatTest {
         Throwable failure = catchThrowable(() -> context.getEndpoint(BASE + "&" + option));
         assertThat(messages(failure)).contains(option.substring(option.lastIndexOf('&') + 1, option.indexOf('=',
                 option.lastIndexOf('&') + 1)), ours, "camel-kafka-fetch-compat");
+    }
+
+    @Test
+    void aCamelKafkaTypeOnAShareRouteGetsTheSameNamedMessage() {
+        Throwable failure = catchThrowable(() -> context.getEndpoint(SHARE_BASE + "&headerDeserializer=#class:"
+                                                                     + "org.apache.camel.component.kafka.serde"
+                                                                     + ".DefaultKafkaHeaderDeserializer"));
+        assertThat(messages(failure)).contains("kafka-fetch-share option headerDeserializer",
+                "dev.kafkafetch.serde.KafkaHeaderDeserializer", "one of camel-kafka's types",
+                "camel-kafka-fetch-compat");
     }
 
     @Test

@@ -16,8 +16,9 @@ import org.slf4j.LoggerFactory;
  * Commits finished offsets for one fetch task, from the fetch thread only.
  * <p>
  * Guarantee: for every partition it commits at most {@link PartitionState#committable()}, the first offset that is
- * not finished, so a committed offset never runs ahead of the route (DESIGN §4.2). It commits on the interval and
- * whenever asked (revoke, shutdown, manual commits); a commit that is not on the interval never postpones the next
+ * not finished, so a committed offset never runs ahead of the route (DESIGN §4.2). It commits on the interval, soon
+ * after records finish (a partition whose committable offset advanced is committed at most every
+ * {@code finishedIntervalMs}, so a crash re-delivers little more than what was in flight), and whenever asked (revoke, shutdown, manual commits); a commit that is not on the interval never postpones the next
  * interval commit of the other partitions. A failed commit changes nothing and is retried at the next occasion. With
  * the offset map on, each commit also names the records finished above its offset ({@link OffsetMap}), and a commit is
  * due when only those changed; a map that does not fit is left out, never failing the commit.
@@ -35,6 +36,8 @@ public final class CommitManager {
     static final int MAX_MAP_CHARS = 4096;
 
     private final long intervalMs;
+    private final long finishedIntervalMs;
+    private long lastAttemptMs;
     private final Duration timeout;
     private final boolean offsetMap;
     private long mapsLeftOut;
@@ -48,7 +51,16 @@ public final class CommitManager {
 
     /** @param offsetMap whether commits carry the offset map of finished records above them */
     public CommitManager(long intervalMs, long timeoutMs, boolean offsetMap) {
+        this(intervalMs, 0, timeoutMs, offsetMap);
+    }
+
+    /**
+     * @param finishedIntervalMs the least time between two commits of offsets that advanced; 0 = only on the interval
+     * @param offsetMap          whether commits carry the offset map of finished records above them
+     */
+    public CommitManager(long intervalMs, long finishedIntervalMs, long timeoutMs, boolean offsetMap) {
         this.intervalMs = intervalMs;
+        this.finishedIntervalMs = finishedIntervalMs;
         this.timeout = Duration.ofMillis(timeoutMs);
         this.offsetMap = offsetMap;
     }
@@ -63,18 +75,28 @@ public final class CommitManager {
         this.store = store;
     }
 
-    /** Milliseconds until the next interval commit is due (0 when due now). */
+    /** Milliseconds until the next interval commit, or the next commit of finished records, is due (0: now). */
     public long millisUntilDue(long nowMs) {
-        return Math.max(0, nextDueMs - nowMs);
+        return Math.max(0, dueMs() - nowMs);
     }
 
-    /** The interval commit: commits every partition that advanced, when the interval has passed. */
+    /**
+     * The interval commit and the commit of finished records: commits every partition that advanced, when the
+     * interval has passed or, with {@code finishedIntervalMs}, that long after the last attempt.
+     */
     public void commitIfDue(Committer committer, Collection<PartitionState> states, long nowMs) {
-        if (nowMs < nextDueMs) {
+        if (nowMs < dueMs()) {
             return;
         }
-        nextDueMs = nowMs > Long.MAX_VALUE - intervalMs ? Long.MAX_VALUE : nowMs + intervalMs; // huge = never
+        if (nowMs >= nextDueMs) {
+            nextDueMs = nowMs > Long.MAX_VALUE - intervalMs ? Long.MAX_VALUE : nowMs + intervalMs; // huge = never
+        }
+        lastAttemptMs = nowMs;
         commitFinished(committer, states);
+    }
+
+    private long dueMs() {
+        return finishedIntervalMs > 0 ? Math.min(nextDueMs, lastAttemptMs + finishedIntervalMs) : nextDueMs;
     }
 
     /** Commits the committable offset (and offset map) of every given partition that changed since its last commit. */

@@ -5,6 +5,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
 
 import dev.kafkafetch.dispatch.WorkItem;
@@ -23,7 +24,8 @@ import org.slf4j.LoggerFactory;
  * longer assigned to this consumer, or the consumer closed. When
  * the commit fails, a record the request finished is unfinished again, so the failed exchange is handled like any
  * other failure (delivered again, dead-lettered) and never committed past meanwhile. Every request completes exactly
- * once.
+ * once. A request made while its fetch task stops is carried out by the stop as long as it waits for late commits
+ * ({@link #awaitLate}); one made after is refused.
  */
 public final class ManualCommitQueue {
 
@@ -50,6 +52,8 @@ public final class ManualCommitQueue {
     }
 
     private final ConcurrentLinkedQueue<Request> incoming = new ConcurrentLinkedQueue<>();
+    /** Notified at each request, for a fetch thread that waits for late commits at its stop. */
+    private final Object arrival = new Object();
     private final long commitTimeoutMs;
     private final Runnable wakeFetchThread;
     private volatile boolean closed;
@@ -68,12 +72,39 @@ public final class ManualCommitQueue {
     private CompletableFuture<Long> request(WorkItem item) {
         CompletableFuture<Long> result = new CompletableFuture<>();
         incoming.offer(new Request(item, result));
+        synchronized (arrival) {
+            arrival.notifyAll();
+        }
         if (closed) {
             failIncoming("the fetch task has stopped"); // no fetch thread will look any more
         } else {
             wakeFetchThread.run();
         }
         return result;
+    }
+
+    /**
+     * Fetch thread, stopping with manual commits only: records the route finished may still be committed by whoever
+     * holds their commit header (an aggregator, another route), after their exchange completed. While {@code pending}
+     * says some are not committed, waits for requests up to {@code timeoutMs} and lets {@code settle} carry them out.
+     * An interrupt (a forced stop) ends the wait and is kept.
+     */
+    public void awaitLate(BooleanSupplier pending, Runnable settle, long timeoutMs) {
+        long deadline = System.currentTimeMillis() + timeoutMs;
+        settle.run();
+        try {
+            long left;
+            while (pending.getAsBoolean() && (left = deadline - System.currentTimeMillis()) > 0) {
+                synchronized (arrival) {
+                    if (incoming.isEmpty()) {
+                        arrival.wait(left);
+                    }
+                }
+                settle.run();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** True when requests arrived since the fetch thread last looked. */

@@ -16,7 +16,8 @@ import org.apache.kafka.common.TopicPartition;
 /**
  * Runs the records of one fetch task through the route on worker threads.
  * <p>
- * Guarantees: at most {@code maxConcurrency} records run at once; records of one ordering lane (a partition for
+ * Guarantees: at most {@code maxConcurrency} records run at once (with {@link SharedSlots}, at most their size
+ * together with the dispatchers sharing them); records of one ordering lane (a partition for
  * {@link Ordering#PARTITION}, a key within a partition for {@link Ordering#KEY}, every batch when batches run in order)
  * run one at a time in the order they were submitted. Lanes are keyed by topic-partition and key, never by the
  * partition's state, so a record still running from before a seek back or a re-assignment keeps blocking its lane
@@ -36,6 +37,8 @@ public final class Dispatcher {
     private final Executor executor;
     private final ItemProcessor processor;
     private final Consumer<WorkItem> onDone;
+    /** Null: this dispatcher's own maxConcurrency is its only bound. */
+    private final SharedSlots slots;
 
     private final Object lock = new Object();
     private final ArrayDeque<WorkItem> ready = new ArrayDeque<>();
@@ -56,6 +59,18 @@ public final class Dispatcher {
      */
     public Dispatcher(Ordering ordering, boolean batchesInOrder, int maxConcurrency, int maxAbandoned,
                       Executor executor, ItemProcessor processor, Consumer<WorkItem> onDone) {
+        this(ordering, batchesInOrder, maxConcurrency, maxAbandoned, executor, processor, onDone, null);
+    }
+
+    /**
+     * @param slots shared with other dispatchers (together they run at most its size at once), or null
+     */
+    public Dispatcher(Ordering ordering, boolean batchesInOrder, int maxConcurrency, int maxAbandoned,
+                      Executor executor, ItemProcessor processor, Consumer<WorkItem> onDone, SharedSlots slots) {
+        this.slots = slots;
+        if (slots != null) {
+            slots.join(this);
+        }
         this.ordering = ordering;
         this.batchesInOrder = batchesInOrder;
         this.maxConcurrency = maxConcurrency;
@@ -101,6 +116,15 @@ public final class Dispatcher {
         synchronized (lock) {
             held = hold;
             toStart = hold ? List.of() : takeStartable();
+        }
+        startAll(toStart);
+    }
+
+    /** Starts what may start now: another dispatcher freed one of the {@link SharedSlots}. */
+    void startReady() {
+        List<WorkItem> toStart;
+        synchronized (lock) {
+            toStart = takeStartable();
         }
         startAll(toStart);
     }
@@ -170,9 +194,11 @@ public final class Dispatcher {
             abandonedRunning++;
             unlinkRunning(item);
             releaseLane(item);
+            giveSlot();
             toStart = takeStartable();
         }
         startAll(toStart);
+        offerSlots();
         return true;
     }
 
@@ -247,9 +273,13 @@ public final class Dispatcher {
     /** Under lock: the next ready record that may start now, made RUNNING; blocked ones are dropped on the way. */
     private WorkItem nextStartable() {
         while (!held && runningCount < maxConcurrency && !ready.isEmpty()) {
+            boolean blocked = ready.peek().isBlocked();
+            if (!blocked && slots != null && !slots.tryTake()) {
+                return null; // the other dispatchers use every shared slot: the next one freed is offered here
+            }
             WorkItem item = ready.poll();
             queued--;
-            if (item.isBlocked()) {
+            if (blocked) {
                 item.transition(WorkItem.QUEUED, WorkItem.CANCELLED);
                 for (WorkItem r : item.records()) {
                     r.partitionState().markDropPending(); // its other partitions wait for the seek back too
@@ -262,6 +292,7 @@ public final class Dispatcher {
                 linkRunning(item);
                 return item;
             }
+            giveSlot();
         }
         return null;
     }
@@ -374,6 +405,7 @@ public final class Dispatcher {
             if (done) {
                 unlinkRunning(item);
                 releaseLane(item);
+                giveSlot();
             } else {
                 abandonedRunning--; // an abandoned record's thread came back
             }
@@ -382,7 +414,22 @@ public final class Dispatcher {
             others = mine == null ? List.of() : takeStartable();
         }
         startAll(others);
+        offerSlots();
         return mine;
+    }
+
+    /** Under lock: a record left its slot (finished, abandoned, or never started). */
+    private void giveSlot() {
+        if (slots != null) {
+            slots.give();
+        }
+    }
+
+    /** Holding no lock: the other dispatchers sharing the slots may start what waits for one. */
+    private void offerSlots() {
+        if (slots != null) {
+            slots.offer(this);
+        }
     }
 
     /** Lane of one key within one partition; keys compare by their bytes. */

@@ -13,8 +13,6 @@ import dev.kafkafetch.metrics.TaskMetrics;
 import org.apache.camel.resume.ConsumerListener;
 import org.apache.camel.spi.ExceptionHandler;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Decides, on the worker that finished a record (or batch), where it goes next, then hands it to the fetch thread:
@@ -46,8 +44,6 @@ public final class FailureRouter implements Consumer<WorkItem> {
         /** A letter the broker rejects for good, and the poll-error strategy says STOP. */
         void stop();
     }
-
-    private static final Logger LOG = LoggerFactory.getLogger(FailureRouter.class);
 
     private final FailureRules rules;
     private final Letters letters;
@@ -85,27 +81,14 @@ public final class FailureRouter implements Consumer<WorkItem> {
     /** A worker finished running the item (successfully, handled, or failed). */
     @Override
     public void accept(WorkItem item) {
-        boolean listenerFailed = false;
-        ConsumerListener<Object, ProcessingResult> l = listener;
-        if (l != null) {
-            boolean pause;
-            try {
-                pause = !l.afterProcess(ProcessingResult.of(item));
-            } catch (RuntimeException e) {
-                LOG.warn("The consumer listener failed on {}; the record counts as failed: {}", item, e.toString());
-                if (item.failure() == null) {
-                    item.fail("failed", e);
-                    listenerFailed = true;
-                }
-                pause = false;
-            }
-            if (pause) {
-                task.pauseForListener();
-                if (item.failure() != null && item.decodeError() == null) {
-                    item.requestBreak(); // delivered again after the resume
-                    task.completed(item);
-                    return;
-                }
+        ListenerVerdict verdict = ListenerVerdict.ask(listener, item);
+        boolean listenerFailed = verdict == ListenerVerdict.FAILED_RECORD;
+        if (verdict == ListenerVerdict.PAUSE) {
+            task.pauseForListener();
+            if (item.failure() != null && item.decodeError() == null) {
+                item.requestBreak(); // delivered again after the resume
+                task.completed(item);
+                return;
             }
         }
         if (item.failure() == null) {

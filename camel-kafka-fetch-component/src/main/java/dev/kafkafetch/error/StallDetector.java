@@ -10,36 +10,45 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Finds records that have been in the route longer than {@code stallTimeoutMs}: reports each once (WARN with the
- * worker's stack, the task's last error and stall count) and, with a dead-letter topic, gives up on it so its
- * partition moves on: the dispatcher releases its lane and slot and the record is dead-lettered (each record of a
- * batch as itself). Its thread may stay stuck: at most {@code maxConcurrency} given-up records may hold their threads
- * at once; beyond that a stalled record keeps its slot (and this is reported) until one of them comes back, so a route
- * that never returns cannot grow the worker threads without bound. Runs on the fetch thread.
+ * worker's stack, the task's last error and stall count) and, with a {@link GiveUp} action (the classic scheme: when
+ * there is a dead-letter topic; the share scheme: always), gives up on it so its partition moves on: the dispatcher
+ * releases its lane and slot and the action decides the record's fate (dead letter; for a share record also a release
+ * for another delivery). Its thread may stay stuck: at most {@code maxConcurrency} given-up records may hold their
+ * threads at once; beyond that a stalled record keeps its slot (and this is reported) until one of them comes back,
+ * so a route that never returns cannot grow the worker threads without bound. Runs on the fetch thread.
  */
 public final class StallDetector {
+
+    /** What becomes of a stalled record once the dispatcher gave up on it. */
+    public interface GiveUp {
+        void stalled(WorkItem item, StallException stall);
+    }
 
     private static final Logger LOG = LoggerFactory.getLogger(StallDetector.class);
 
     private final long stallTimeoutMs;
     private final Dispatcher dispatcher;
-    private final FailureRouter failures;
-    private final boolean deadLettering;
+    private final GiveUp giveUp;
     private final TaskMetrics metrics;
     private long lastCheckMs;
 
-    /** @param deadLettering whether stalled records are dead-lettered (there is a dead-letter topic) */
-    public StallDetector(long stallTimeoutMs, Dispatcher dispatcher, FailureRouter failures, boolean deadLettering,
-                         TaskMetrics metrics) {
+    /** @param giveUp null: stalled records are only reported, and keep running */
+    public StallDetector(long stallTimeoutMs, Dispatcher dispatcher, GiveUp giveUp, TaskMetrics metrics) {
         this.stallTimeoutMs = stallTimeoutMs;
         this.dispatcher = dispatcher;
-        this.failures = failures;
-        this.deadLettering = deadLettering;
+        this.giveUp = giveUp;
         this.metrics = metrics;
     }
 
     /** How long the fetch thread may wait before the next check is due; Long.MAX_VALUE when stalls are not checked. */
     public long millisUntilDue(long nowMs) {
         return stallTimeoutMs <= 0 ? Long.MAX_VALUE : Math.max(0, lastCheckMs + checkInterval() - nowMs);
+    }
+
+    /** When the next check is due (epoch ms); Long.MAX_VALUE when stalls are not checked. */
+    public long nextCheckAtMs(long nowMs) {
+        long in = millisUntilDue(nowMs);
+        return in == Long.MAX_VALUE ? Long.MAX_VALUE : nowMs + in;
     }
 
     private long checkInterval() {
@@ -63,11 +72,11 @@ public final class StallDetector {
                 item.markStallReported();
                 metrics.stalled();
                 metrics.error(stall);
-                LOG.warn("{}{}", stall.getMessage(), deadLettering ? "; dead-lettering it" : "", stall);
+                LOG.warn("{}{}", stall.getMessage(), giveUp != null ? "; giving up on it" : "", stall);
             }
-            if (deadLettering) {
+            if (giveUp != null) {
                 if (dispatcher.abandon(item)) {
-                    failures.deadLetterStalled(item, stall);
+                    giveUp.stalled(item, stall);
                 } else if (item.state() == WorkItem.RUNNING) {
                     capped = true;
                 }

@@ -28,7 +28,7 @@ public interface ManagedFetchTasks {
     @ManagedOperation(description = "Resumes a fetch task paused by pauseTask (its index in Tasks)")
     void resumeTask(int task);
 
-    @ManagedAttribute(description = "Number of fetch tasks running (consumersCount while started)")
+    @ManagedAttribute(description = "Number of fetch tasks running (while started: consumersCount; for kafka-fetch-share times consumersPerWindow)")
     default int getTaskCount() {
         return taskSnapshots().size();
     }

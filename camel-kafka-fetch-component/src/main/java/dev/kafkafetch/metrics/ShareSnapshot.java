@@ -22,8 +22,8 @@ import java.util.List;
  *                                index 1 second ones, ..., the last index that many or more
  * @param maxDeliveryAttempts     deliveries before a failure is final: maxDeliveryAttempts bounded by the group's
  *                                delivery count limit
- * @param deliveryCountLimit      the group's share.delivery.count.limit as read when the consumer connected, -1 when
- *                                unknown
+ * @param deliveryCountLimit      the group's share.delivery.count.limit as last read (on connect, then in the
+ *                                background), -1 while never read (the task then treats delivery 2 on as last)
  * @param lockDurationMs          the acquisition lock duration the broker reported, -1 when unknown
  */
 public record ShareSnapshot(

@@ -35,6 +35,7 @@ public final class TaskMetrics {
     private long reconnects;
     private long backPressurePauses;
     private long skippedFinished;
+    private long repeatedOffsetsSkipped;
     private long recordsRetried;
     private long lastPollTime;
     private long markedFinished;
@@ -121,6 +122,11 @@ public final class TaskMetrics {
     }
 
     /** Fetch thread: the window holds {@code held} records now. */
+    /** A polled record was at an offset not after the newest one polled from its partition: skipped as held. */
+    public void repeatedOffsetSkipped() {
+        repeatedOffsetsSkipped++;
+    }
+
     public void held(int held) {
         if (held > peakHeld) {
             peakHeld = held;
@@ -176,6 +182,7 @@ public final class TaskMetrics {
                 reachability != null ? reachability.connectionCount() : -1,
                 reachability != null ? reachability.lastResponseTime() : 0,
                 reachability != null ? reachability.createdTime() : 0, skippedFinished, commits.mapsLeftOut(),
-                recordsRetried, recordsRedelivered, commits.commitCalls(), commits.commitCallNanos());
+                recordsRetried, recordsRedelivered, commits.commitCalls(), commits.commitCallNanos(),
+                repeatedOffsetsSkipped);
     }
 }

@@ -29,6 +29,8 @@ import java.util.List;
  *                               re-delivered record is counted in {@code recordsFailed} only once it finishes failed
  * @param commitCalls            commitSync calls made by the task, successful or failed
  * @param commitCallNanos        the total time spent in those calls, in nanoseconds
+ * @param repeatedOffsetsSkipped polled records skipped because their offset was not after the newest one polled from
+ *                               their partition (repeated by an interceptor, or re-used after a log truncation)
  */
 public record TaskSnapshot(
         String threadName,
@@ -75,14 +77,15 @@ public record TaskSnapshot(
         long recordsRetried,
         long recordsRedelivered,
         long commitCalls,
-        long commitCallNanos) {
+        long commitCallNanos,
+        long repeatedOffsetsSkipped) {
 
     /** A task that has not published anything yet. */
     public static TaskSnapshot initial(String threadName, String state, String subscription, String groupId,
                                        int maxInFlightRecords, int maxConcurrency) {
         return new TaskSnapshot(threadName, state, subscription, groupId, null, null, -1, null, List.of(), 0, 0, 0,
                 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, maxInFlightRecords, maxConcurrency, 0, 0, null, 0, null,
-                0.0, 0, System.currentTimeMillis(), -1, 0, 0, 0, 0, 0, 0, 0, 0);
+                0.0, 0, System.currentTimeMillis(), -1, 0, 0, 0, 0, 0, 0, 0, 0, 0);
     }
 
     /**

@@ -1,9 +1,12 @@
 package dev.kafkafetch.share;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 
 import dev.kafkafetch.dispatch.WorkItem;
 import org.apache.kafka.clients.consumer.AcknowledgeType;
@@ -21,7 +24,7 @@ import org.apache.kafka.common.TopicPartition;
  * it can no longer be acknowledged here). Guarantees: a record is acknowledged at most once per delivery, only with
  * the outcome its worker decided, and only while the client can take it; an outcome decided while the record is
  * renewing is given as soon as the record is back; a late outcome of a record this task no longer holds (lock lost,
- * or delivered anew) is ignored.
+ * or delivered anew) is ignored; a queued record whose lock is lost is handed back to be cancelled, never started.
  */
 final class HeldRecords {
 
@@ -118,18 +121,43 @@ final class HeldRecords {
     }
 
     /** The broker refused the renewals of these partitions: those records' locks are lost. */
-    void renewalsFailed(Set<TopicPartition> partitions) {
+    List<WorkItem> renewalsFailed(Set<TopicPartition> partitions) {
+        return loseLocks(h -> partitions.contains(new TopicPartition(h.record.topic(), h.record.partition())));
+    }
+
+    /** The broker refused the acknowledgements of these offsets: any of them renewing has lost its lock. */
+    List<WorkItem> renewalsFailed(TopicPartition partition, Set<Long> offsets) {
+        return loseLocks(
+                h -> h.record.partition() == partition.partition() && h.record.topic().equals(partition.topic())
+                     && offsets.contains(h.record.offset()));
+    }
+
+    /** The renewed records did not come back within a lock duration: whatever the broker answered, their locks ran out. */
+    List<WorkItem> renewalsExpired() {
+        return loseLocks(h -> true);
+    }
+
+    /**
+     * The renewing records that match have lost their locks: the broker may give them to any member now. Forgets
+     * all but the running ones (whose late outcome is then ignored); returns the queued ones, which must never start.
+     */
+    private List<WorkItem> loseLocks(Predicate<Held> which) {
+        List<WorkItem> queued = new ArrayList<>();
         for (Iterator<Held> it = held.values().iterator(); it.hasNext();) {
             Held h = it.next();
-            if (h.renewing && partitions.contains(new TopicPartition(h.record.topic(), h.record.partition()))) {
+            if (h.renewing && which.test(h)) {
                 h.renewing = false;
                 renewing--;
                 metrics.lockLost();
-                if (h.pending != null || h.item.state() != WorkItem.RUNNING && h.item.state() != WorkItem.QUEUED) {
+                if (h.item.state() == WorkItem.QUEUED) {
+                    queued.add(h.item);
+                }
+                if (h.pending != null || h.item.state() != WorkItem.RUNNING) {
                     it.remove();
                 }
             }
         }
+        return queued;
     }
 
     /** Records waiting for their acknowledgement in the client: the next poll must wait until they have one. */

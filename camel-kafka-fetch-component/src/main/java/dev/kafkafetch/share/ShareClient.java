@@ -21,9 +21,9 @@ import org.apache.kafka.common.errors.WakeupException;
 
 /**
  * A share fetch task's KafkaShareConsumer, and the one place where its wakeup rule is kept: other threads wake it
- * only to stop it, and <b>only {@link #poll} ends on a wakeup</b>; any other blocking call that a wakeup interrupts
- * ({@code commitSync}, {@code close}) is carried out again, and the next poll then returns at once. So no
- * acknowledgement commit or lock renewal is left half-done by a wakeup.
+ * only to stop it, and <b>only {@link #poll} ends on a wakeup</b>; any other call that a wakeup interrupts
+ * ({@code commitSync}, {@code close}, even the local {@code acknowledge}) is carried out again, and the next poll
+ * then returns at once. So no acknowledgement commit or lock renewal is left half-done by a wakeup.
  * <p>
  * Only the fetch thread calls this object, except {@link #wakeup()} (DESIGN §4.1).
  */
@@ -71,9 +71,12 @@ final class ShareClient {
         run(() -> consumer.subscribe(topics));
     }
 
-    /** Local: sends nothing, the next commit or poll does. */
+    /**
+     * Local: sends nothing, the next commit or poll does. A real consumer never throws WakeupException here; should
+     * one, the acknowledgement is given again, like any other call's.
+     */
     void acknowledge(ConsumerRecord<byte[], byte[]> record, AcknowledgeType type) {
-        consumer.acknowledge(record, type);
+        run(() -> consumer.acknowledge(record, type));
     }
 
     /** Sends the acknowledgements given so far and waits for the broker's answer, per partition. */

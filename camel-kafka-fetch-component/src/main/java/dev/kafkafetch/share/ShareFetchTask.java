@@ -7,25 +7,30 @@ import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 
 import dev.kafkafetch.commit.CommitManager;
 import dev.kafkafetch.dispatch.Dispatcher;
 import dev.kafkafetch.dispatch.ItemProcessor;
-import dev.kafkafetch.dispatch.WorkItem;
+import dev.kafkafetch.dispatch.ProcessingResult;
+import dev.kafkafetch.dispatch.SharedSlots;
 import dev.kafkafetch.error.LetterPublisher;
 import dev.kafkafetch.error.PollErrorHandler;
 import dev.kafkafetch.error.PollExceptionStrategy;
 import dev.kafkafetch.error.PollOnError;
+import dev.kafkafetch.error.StallDetector;
 import dev.kafkafetch.metrics.ClientReachability;
 import dev.kafkafetch.metrics.ShareSnapshot;
 import dev.kafkafetch.metrics.TaskMetrics;
 import dev.kafkafetch.metrics.TaskSnapshot;
+import dev.kafkafetch.task.FetchTask;
 import dev.kafkafetch.task.StopSignal;
 import dev.kafkafetch.task.TaskState;
+import org.apache.camel.resume.ConsumerListener;
 import org.apache.camel.spi.ExceptionHandler;
-import org.apache.kafka.clients.consumer.AcknowledgeType;
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.ShareConsumer;
 import org.apache.kafka.common.errors.WakeupException;
@@ -48,14 +53,19 @@ import org.slf4j.LoggerFactory;
  * <p>
  * Guarantees: every acquired record is acknowledged exactly once by this task, with its decided outcome (ACCEPT only
  * when the route finished it or its dead letter is acknowledged), or left to the broker's lock timeout when the task
- * is stopped or killed before it finished; records held stay within {@code maxPollRecords} (DESIGN §4.3); a stop
- * releases what has not started, lets running records finish (bounded by shutdownTimeout) and accepts them.
+ * is stopped or killed before it finished; records held stay within {@code maxPollRecords} (DESIGN §4.3); a stop,
+ * a reconnect and a suspend leave the share group through {@link ShareLeave}, which gives back what has not started
+ * and still has deliveries left, runs what is on its last delivery, and lets running records finish and accepts them.
+ * A pause asked for by the Pausable EIP's listener ({@link SharePausable}) leaves the group the same way, until the
+ * listener's resume check says to join again.
+ * <p>
+ * With {@code consumersPerWindow} above 1, this task's dispatcher shares its {@code maxConcurrency} slots with the
+ * other tasks of its member ({@link SharedSlots}): each task keeps its own consumer, records and guarantees above,
+ * and while it waits for its next poll the others' records use its slots.
  */
-public final class ShareFetchTask implements Runnable {
+public final class ShareFetchTask implements FetchTask {
 
     private static final Logger LOG = LoggerFactory.getLogger(ShareFetchTask.class);
-    /** Poll timeout while renewed records have not been handed back yet. */
-    private static final long RENEWING_POLL_MS = 50;
 
     private final ShareSettings settings;
     private final String threadName;
@@ -64,6 +74,7 @@ public final class ShareFetchTask implements Runnable {
 
     private final AtomicReference<TaskState> state = new AtomicReference<>(TaskState.CONNECTING);
     private final StopSignal stop = new StopSignal();
+    private final AtomicBoolean suspendRequested = new AtomicBoolean();
     private final CountDownLatch terminated = new CountDownLatch(1);
     private volatile ShareClient client;
     private volatile TaskSnapshot snapshot;
@@ -72,40 +83,59 @@ public final class ShareFetchTask implements Runnable {
     private final TaskMetrics metrics;
     private final ShareMetrics shareMetrics;
     private final ShareCompletions completions = new ShareCompletions();
+    private final DeliveryLimit limit = new DeliveryLimit();
+    private final DeliveryLimitRefresh limitRefresh;
+    private final Executor background;
     private final ShareOutcomes outcomes;
     private final Dispatcher dispatcher;
     private final HeldRecords held;
     private final PollErrorHandler pollErrors;
+    private final StallDetector stalls;
     /** Share groups commit no offsets: the snapshot's commit counters stay at zero. */
     private final CommitManager noOffsetCommits = new CommitManager(1, 1, false);
     private final ShareIntake intake;
+    private final ShareLeave leave;
+    private final SharePausable pausable;
     // confined to the fetch thread
     private ShareDecoder decoder;
 
     /**
+     * @param admins        creates the admin client that reads the group's delivery limit
      * @param deserializers creates a deserializer of the given class
      * @param processor     runs one record through the route
      * @param letters       null without a dead-letter topic
+     * @param slots         the window this task shares with the other consumers of its member, or null
      */
     public ShareFetchTask(ShareSettings settings, String threadName,
                           Function<Properties, ShareConsumer<byte[], byte[]>> consumerFactory,
-                          Function<Class<?>, Deserializer<?>> deserializers, ItemProcessor processor,
+                          Function<Properties, Admin> admins, Function<Class<?>, Deserializer<?>> deserializers,
+                          ItemProcessor processor,
                           Executor workers, ExceptionHandler exceptionHandler,
-                          PollExceptionStrategy pollExceptionStrategy, LetterPublisher letters) {
+                          PollExceptionStrategy pollExceptionStrategy, LetterPublisher letters,
+                          SharedSlots slots) {
         this.settings = settings;
         this.threadName = threadName;
         this.consumerFactory = consumerFactory;
+        this.background = workers;
+        this.limitRefresh = new DeliveryLimitRefresh(threadName, settings.groupId(), settings.maxDeliveryAttempts(),
+                limit, () -> GroupLimits.deliveryCountLimit(admins, settings.producerProperties(), settings.groupId(),
+                        settings.commitTimeoutMs()));
         this.deserializers = deserializers;
         this.metrics = new TaskMetrics(threadName, settings.subscription(), settings.groupId(),
                 settings.maxInFlightRecords(), settings.maxConcurrency(), settings.masker());
         this.shareMetrics = new ShareMetrics(threadName, settings.groupId());
+        this.pausable = new SharePausable(threadName, this::holdQueued);
         this.outcomes = new ShareOutcomes(settings.groupId(), settings.deadLetterTopic(),
-                settings.maxDeliveryAttempts(), letters, exceptionHandler, metrics, completions::offer);
+                settings.maxDeliveryAttempts(), limit, letters, exceptionHandler, metrics, pausable,
+                completions::offer);
         this.dispatcher = new Dispatcher(settings.ordering(), false, settings.maxConcurrency(),
-                settings.maxConcurrency(), workers, processor, outcomes);
+                settings.maxConcurrency(), workers, processor, outcomes, slots);
+        this.stalls = new StallDetector(settings.stallTimeoutMs(), dispatcher, outcomes::stalled, metrics);
         this.held = new HeldRecords((record, type) -> client.acknowledge(record, type), shareMetrics);
         this.intake = new ShareIntake(threadName, settings, held, dispatcher, outcomes, completions, metrics,
-                shareMetrics);
+                shareMetrics, limit);
+        this.leave = new ShareLeave(threadName, settings, held, intake, dispatcher, stalls, limit, completions, metrics,
+                this::publishSnapshot);
         this.pollErrors = new PollErrorHandler(threadName, settings.subscription(), pollExceptionStrategy,
                 exceptionHandler, metrics);
         this.snapshot = TaskSnapshot.initial(threadName, TaskState.CONNECTING.name(), settings.subscription(),
@@ -139,7 +169,7 @@ public final class ShareFetchTask implements Runnable {
         return c != null ? c.reachability() : null;
     }
 
-    /** Asks the task to stop: it releases what has not started, finishes and accepts what runs, and closes. */
+    /** Asks the task to stop: it releases what need not run, finishes and accepts what runs, and closes. */
     public void requestStop() {
         stop.request();
         completions.signal();
@@ -147,6 +177,39 @@ public final class ShareFetchTask implements Runnable {
         if (c != null) {
             c.wakeup();
         }
+    }
+
+    /**
+     * Asks the task to suspend (Camel's route suspend): it closes its consumer as a stop does (gives back what has not
+     * started, runs what is on its last delivery, lets running records finish and accepts them), so it leaves the
+     * share group and the other members get the work; on resume it creates its consumer again.
+     */
+    @Override
+    public void requestPause() {
+        suspendRequested.set(true);
+        completions.signal();
+        ShareClient c = client;
+        if (c != null) {
+            c.wakeup();
+        }
+    }
+
+    /** Asks a suspended task to join the share group again and go on (unless the Pausable EIP keeps it paused). */
+    @Override
+    public void requestResume() {
+        suspendRequested.set(false);
+        completions.signal();
+    }
+
+    /**
+     * Camel's Pausable EIP: the listener hears of every record the route finished; when it asks for a pause the task
+     * leaves the share group as a suspend does (the failed record that asked for it is released unless that was its
+     * last delivery) and asks the listener's resume check every {@value SharePausable#CHECK_EVERY_MS} ms until it says
+     * to join again.
+     */
+    @Override
+    public void setConsumerListener(ConsumerListener<Object, ProcessingResult> listener) {
+        pausable.setListener(listener);
     }
 
     public boolean awaitTermination(long timeoutMs) throws InterruptedException {
@@ -164,6 +227,15 @@ public final class ShareFetchTask implements Runnable {
                 }
                 if (!pollLoop()) {
                     break;
+                }
+                if (pauseRequested()) {
+                    closeClient();
+                    setState(TaskState.PAUSED);
+                    LOG.info("Share fetch task {} {}: it left share group {} until resumed", threadName,
+                            suspendRequested.get() ? "suspended" : "paused by the Pausable EIP", settings.groupId());
+                    leave.awaitResume(() -> suspendRequested.get() || pausable.stillPaused(this),
+                            pausable.requested() ? SharePausable.CHECK_EVERY_MS : settings.pollTimeoutMs(), stop);
+                    continue;
                 }
                 metrics.reconnected();
                 setState(TaskState.RECONNECTING);
@@ -213,32 +285,11 @@ public final class ShareFetchTask implements Runnable {
                 () -> client.subscribe(settings.topics()))) {
             return false;
         }
-        readDeliveryLimit();
+        limitRefresh.readNow(System.currentTimeMillis());
         setState(TaskState.RUNNING);
         LOG.info("Share fetch task {} subscribed to {} in share group {} (a failure is final on delivery {})",
                 threadName, settings.subscription(), settings.groupId(), outcomes.maxAttempts());
         return true;
-    }
-
-    /** The broker archives a record after the group's delivery limit: its last delivery must be dead-lettered. */
-    private void readDeliveryLimit() {
-        int wanted = settings.maxDeliveryAttempts();
-        int limit;
-        try {
-            limit = GroupLimits.deliveryCountLimit(settings.producerProperties(), settings.groupId(),
-                    settings.commitTimeoutMs());
-            shareMetrics.deliveryCountLimit(limit);
-        } catch (Exception e) {
-            limit = GroupLimits.KAFKA_DEFAULT_DELIVERY_COUNT_LIMIT;
-            LOG.warn("Share fetch task {} cannot read {} of share group {} ({}); assuming Kafka's default {}",
-                    threadName, GroupLimits.DELIVERY_COUNT_LIMIT, settings.groupId(), e.toString(), limit);
-        }
-        if (wanted > limit) {
-            LOG.warn("Share fetch task {}: maxDeliveryAttempts={} is above share group {}'s {}={}: a record's"
-                     + " failure is final on delivery {}",
-                    threadName, wanted, settings.groupId(), GroupLimits.DELIVERY_COUNT_LIMIT, limit, limit);
-        }
-        outcomes.setMaxAttempts(Math.min(wanted, limit));
     }
 
     /** A failed create or subscribe attempt: the console and health checks show why at once. */
@@ -251,82 +302,63 @@ public final class ShareFetchTask implements Runnable {
     private boolean pollLoop() throws InterruptedException {
         while (!stop.requested()) {
             long now = System.currentTimeMillis();
+            limitRefresh.maybeRefresh(now, background);
+            if (pauseRequested()) {
+                return true; // closed like a stop, created again on resume
+            }
+            PollOnError end = null;
             if (held.inClient() > 0) {
-                intake.awaitOutcomes(now, intake.renewAtMs());
-                if (held.inClient() > 0 && System.currentTimeMillis() >= intake.renewAtMs()) {
-                    intake.renew(false);
+                intake.awaitOutcomes(now, Math.min(intake.renewAtMs(), stalls.nextCheckAtMs(now)));
+                stalls.check(System.currentTimeMillis());
+                long start = System.currentTimeMillis();
+                if (held.inClient() > 0 && start >= intake.renewAtMs() && intake.renew(start)) {
+                    end = pollAndTake(0, start); // hands the renewed records back
                 }
             } else {
-                long timeout = held.renewing() > 0 ? RENEWING_POLL_MS : settings.pollTimeoutMs();
-                ConsumerRecords<byte[], byte[]> records;
-                try {
-                    records = client.poll(timeout);
-                } catch (WakeupException e) {
-                    records = ConsumerRecords.empty(); // a stop request: the loop looks at it
-                } catch (RuntimeException e) {
-                    metrics.pollFailed();
-                    PollOnError action = pollErrors.handle(e);
-                    if (action == PollOnError.STOP || action == PollOnError.RECONNECT) {
-                        return action == PollOnError.RECONNECT;
-                    }
-                    if (stop.sleep(Math.min(settings.pollTimeoutMs(), 500))) {
-                        return false;
-                    }
-                    continue;
-                }
-                metrics.polled(System.currentTimeMillis(), records.count());
-                intake.take(records, now, stop.requested());
+                intake.awaitOutcomes(now, now); // late outcomes of records whose locks were lost: forgotten
+                intake.expireRenewals(now);
+                end = pollAndTake(held.renewing() > 0 ? ShareLeave.RENEWING_POLL_MS : settings.pollTimeoutMs(), now);
+            }
+            if (end != null) {
+                return end == PollOnError.RECONNECT;
             }
             publishSnapshot(System.currentTimeMillis());
         }
         return false;
     }
 
+    /**
+     * One poll, and what it returned taken in; a poll error (the renewal's zero-time poll too) is handled by
+     * pollOnError. Null to go on, else STOP or RECONNECT.
+     */
+    private PollOnError pollAndTake(long timeoutMs, long acquiredAtMs) throws InterruptedException {
+        ConsumerRecords<byte[], byte[]> records;
+        try {
+            records = client.poll(timeoutMs);
+        } catch (WakeupException e) {
+            records = ConsumerRecords.empty(); // a stop request: the loop looks at it
+        } catch (RuntimeException e) {
+            metrics.pollFailed();
+            PollOnError action = pollErrors.handle(e);
+            if (action == PollOnError.STOP || action == PollOnError.RECONNECT) {
+                return action;
+            }
+            return stop.sleep(Math.min(settings.pollTimeoutMs(), 500)) ? PollOnError.STOP : null;
+        }
+        metrics.polled(System.currentTimeMillis(), records.count());
+        intake.take(records, acquiredAtMs, stop.requested());
+        return null;
+    }
+
     // ---- closing ----
 
-    /**
-     * Releases what has not started, waits for running records (bounded by shutdownTimeout, renewing their locks) and
-     * acknowledges them, commits the acknowledgements and closes. Records still running then are released by the
-     * close (the broker may deliver them again).
-     */
+    /** Leaves the share group through {@link ShareLeave#close} and forgets the consumer; nothing is held after it. */
     private void closeClient() {
         ShareClient c = client;
         if (c == null) {
             return;
         }
-        dispatcher.hold(true);
-        for (WorkItem item : dispatcher.cancel(item -> true)) {
-            held.decided(item, AcknowledgeType.RELEASE);
-        }
-        long deadline = System.currentTimeMillis() + settings.shutdownTimeoutMs();
-        try {
-            while (held.inClient() + held.renewing() > 0 && System.currentTimeMillis() < deadline) {
-                long now = System.currentTimeMillis();
-                if (held.inClient() > 0) {
-                    intake.awaitOutcomes(now, Math.min(intake.renewAtMs(), deadline));
-                    if (held.inClient() > 0 && System.currentTimeMillis() >= intake.renewAtMs()) {
-                        intake.renew(true);
-                    }
-                } else {
-                    intake.take(c.poll(RENEWING_POLL_MS), now, true);
-                }
-                publishSnapshot(System.currentTimeMillis());
-            }
-        } catch (InterruptedException e) {
-            LOG.warn("Share fetch task {} interrupted while its records finish; closing now", threadName);
-        } catch (RuntimeException e) {
-            metrics.error(e);
-        }
-        // an interrupt (a forced shutdown) ends the wait, not the last acknowledgements
-        boolean interrupted = Thread.interrupted();
-        try {
-            c.commitSync(settings.commitTimeoutMs());
-        } catch (RuntimeException e) {
-            metrics.error(e);
-            LOG.warn("Share fetch task {}: the last acknowledgements were not committed: {}", threadName, e.toString());
-        }
-        c.close(Math.min(settings.commitTimeoutMs(), 5000));
-        held.clear();
+        leave.close(c);
         client = null;
         intake.attach(null, null);
         if (decoder != null) {
@@ -334,12 +366,19 @@ public final class ShareFetchTask implements Runnable {
             decoder = null;
         }
         publishSnapshot(System.currentTimeMillis());
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
     }
 
     // ---- helpers ----
+
+    /** Any thread (a worker whose record paused the task): no queued record starts until the task leaves the group. */
+    private void holdQueued() {
+        dispatcher.hold(true);
+    }
+
+    /** The route is suspended or the Pausable EIP's listener asked for a pause. */
+    private boolean pauseRequested() {
+        return suspendRequested.get() || pausable.requested();
+    }
 
     private void setState(TaskState s) {
         state.set(s);
@@ -353,6 +392,7 @@ public final class ShareFetchTask implements Runnable {
                 : TaskMetrics.Membership.NONE;
         snapshot = metrics.snapshot(state.get().name(), membership, List.of(), held.size(), held.size(),
                 dispatcher.load(), noOffsetCommits, reach, nowMs);
+        shareMetrics.deliveryCountLimit(limit.isKnown() ? limit.value() : -1);
         shareSnapshot = shareMetrics.snapshot(held.size(), outcomes.maxAttempts(), nowMs);
     }
 }

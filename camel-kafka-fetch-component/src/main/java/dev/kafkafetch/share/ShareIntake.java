@@ -1,7 +1,9 @@
 package dev.kafkafetch.share;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -16,7 +18,6 @@ import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicIdPartition;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.WakeupException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,7 +26,7 @@ import org.slf4j.LoggerFactory;
  * back into the client, new ones decoded and dispatched, undeserializable ones straight to their final outcome),
  * waits for outcomes and acknowledges them, and renews the locks of the records still held before half an acquisition
  * lock (or half of {@code max.poll.interval.ms}) has passed: RENEW, a synchronous commit of the acknowledgements,
- * then a zero-time poll, which hands the renewed records back without fetching new ones (a poll that fetched while
+ * then (by the task, as any poll) a zero-time poll, which hands the renewed records back without fetching new ones (a poll that fetched while
  * records are renewing would let new records wait, their locks running, until the renewals are over).
  * <p>
  * Guarantee: every record a poll returned enters {@link HeldRecords} before anything else happens to it, so none can
@@ -47,14 +48,18 @@ final class ShareIntake {
     private final ShareCompletions completions;
     private final TaskMetrics metrics;
     private final ShareMetrics shareMetrics;
+    private final DeliveryLimit limit;
     private final List<WorkItem> decided = new ArrayList<>();
     private ShareClient client;
     private ShareDecoder decoder;
     private long renewAtMs = Long.MAX_VALUE;
+    private long renewedAtMs;
     private long lockMs = DEFAULT_LOCK_MS;
+    private boolean fetchOutstanding;
 
     ShareIntake(String threadName, ShareSettings settings, HeldRecords held, Dispatcher dispatcher,
-                ShareOutcomes outcomes, ShareCompletions completions, TaskMetrics metrics, ShareMetrics shareMetrics) {
+                ShareOutcomes outcomes, ShareCompletions completions, TaskMetrics metrics, ShareMetrics shareMetrics,
+                DeliveryLimit limit) {
         this.threadName = threadName;
         this.commitTimeoutMs = settings.commitTimeoutMs();
         this.maxPollIntervalMs = Long.parseLong(settings.properties().getProperty("max.poll.interval.ms", "300000"));
@@ -64,6 +69,7 @@ final class ShareIntake {
         this.completions = completions;
         this.metrics = metrics;
         this.shareMetrics = shareMetrics;
+        this.limit = limit;
     }
 
     /** A new consumer (after a connect); null and null once it is closed. */
@@ -71,6 +77,16 @@ final class ShareIntake {
         this.client = client;
         this.decoder = decoder;
         this.renewAtMs = Long.MAX_VALUE;
+        this.fetchOutstanding = false;
+    }
+
+    /**
+     * Whether the client may hold records it acquired that no poll has returned: after a poll that brought no new
+     * record (it timed out, was woken, or only handed renewed records back) the client goes on fetching, and what
+     * that fetch acquires waits in its buffer for the next poll. A poll that brought new records fetches no more.
+     */
+    boolean fetchOutstanding() {
+        return fetchOutstanding;
     }
 
     /** When the records held must be renewed (epoch ms). */
@@ -78,8 +94,13 @@ final class ShareIntake {
         return renewAtMs;
     }
 
-    /** What a poll returned: renewed records are back in the client; new ones are decoded and dispatched. */
+    /**
+     * What a poll returned: renewed records are back in the client; new ones are decoded and dispatched. While
+     * stopping, a new record is given back unless it is on its last delivery, where giving it back would archive it:
+     * that one runs.
+     */
     void take(ConsumerRecords<byte[], byte[]> records, long acquiredAtMs, boolean stopping) {
+        fetchOutstanding = true;
         if (records.isEmpty()) {
             return;
         }
@@ -94,8 +115,9 @@ final class ShareIntake {
             renewAtMs = acquiredAtMs + renewInterval();
             WorkItem item = decoder.decode(record);
             held.add(record, item);
+            fetchOutstanding = false;
             shareMetrics.acquired(item.attempt());
-            if (stopping) {
+            if (stopping && !limit.isLast(item.attempt())) {
                 held.decided(item, AcknowledgeType.RELEASE); // acquired while stopping: never started
             } else if (item.decodeError() != null) {
                 item.fail("deserialization", item.decodeError());
@@ -129,16 +151,18 @@ final class ShareIntake {
     }
 
     /**
-     * Renews the lock of every record still held: RENEW, a synchronous commit of the acknowledgements, then a
-     * zero-time poll, which hands the renewed records back without fetching new ones.
+     * Renews the lock of every record still held: RENEW, then a synchronous commit of the acknowledgements. True when
+     * records are renewing: the caller's zero-time poll then hands them back without fetching new ones. A renewal the
+     * broker refused costs those records their locks, whether its answer comes with this commit or later through the
+     * acknowledgement callback (after a timeout or a wakeup ended the commit).
      */
-    void renew(boolean stopping) {
-        long start = System.currentTimeMillis();
+    boolean renew(long startMs) {
         int renewing = held.renewAll();
-        renewAtMs = start + renewInterval();
+        renewAtMs = startMs + renewInterval();
         if (renewing == 0) {
-            return;
+            return held.renewing() > 0;
         }
+        renewedAtMs = startMs;
         Set<TopicPartition> failed = new HashSet<>();
         try {
             for (Map.Entry<TopicIdPartition, Optional<KafkaException>> e : client
@@ -153,18 +177,34 @@ final class ShareIntake {
             LOG.warn("Share fetch task {}: renewing the acquisition locks of {} records failed: {}", threadName,
                     renewing, e.toString());
         }
-        held.renewalsFailed(failed);
+        lost(held.renewalsFailed(failed));
         shareMetrics.renewed(renewing);
-        try {
-            take(client.poll(0), start, stopping);
-        } catch (WakeupException e) {
-            // a stop request: the renewed records come back with the next poll
+        return held.renewing() > 0;
+    }
+
+    /** Renewed records a lock duration after their renewal are not coming back: their locks ran out. */
+    void expireRenewals(long nowMs) {
+        if (held.renewing() > 0 && nowMs - renewedAtMs > lockMs) {
+            LOG.warn("Share fetch task {}: {} renewed records did not come back within the {} ms lock; their locks are"
+                     + " lost",
+                    threadName, held.renewing(), lockMs);
+            lost(held.renewalsExpired());
+        }
+    }
+
+    /** Queued records whose locks are lost never start: the broker may have given them to another member. */
+    private void lost(List<WorkItem> queued) {
+        if (!queued.isEmpty()) {
+            Set<WorkItem> which = Collections.newSetFromMap(new IdentityHashMap<>());
+            which.addAll(queued);
+            dispatcher.cancel(which::contains);
         }
     }
 
     /** The broker answered acknowledgements (fetch thread, inside poll, commitSync or close). */
     void acknowledgementsCommitted(Map<TopicIdPartition, Set<Long>> offsets, Exception exception) {
         if (exception != null) {
+            offsets.forEach((partition, refused) -> lost(held.renewalsFailed(partition.topicPartition(), refused)));
             int n = offsets.values().stream().mapToInt(Set::size).sum();
             shareMetrics.acknowledgementsFailed(n);
             metrics.error("the broker refused the acknowledgements of " + n + " records of " + offsets.keySet()

@@ -13,8 +13,10 @@ import dev.kafkafetch.security.SecretMasker;
  *
  * @param properties          the KafkaShareConsumer's settings
  * @param producerProperties  connection and security settings for the dead-letter producer and the admin client
+ * @param consumersPerWindow  share consumers (fetch tasks) per consumersCount that share one window of maxConcurrency
  * @param maxDeliveryAttempts deliveries before a failure is final (further bounded by the group's delivery limit)
  * @param deadLetterTopic     null = no dead-letter topic: a record failed for good is rejected
+ * @param stallTimeoutMs      a record in the route longer than this is given up on and fails its delivery; 0 = off
  * @param masker              masks the configured secrets in anything shown (errors, health details)
  */
 public record ShareSettings(
@@ -28,9 +30,11 @@ public record ShareSettings(
         int maxPollRecords,
         int maxInFlightRecords,
         int maxConcurrency,
+        int consumersPerWindow,
         Ordering ordering,
         int maxDeliveryAttempts,
         String deadLetterTopic,
+        long stallTimeoutMs,
         long commitTimeoutMs,
         long shutdownTimeoutMs,
         int createConsumerBackoffMaxAttempts,
@@ -49,8 +53,9 @@ public record ShareSettings(
         p.putAll(properties);
         p.setProperty("client.id", clientId + "-" + index);
         return new ShareSettings(groupId, p, producerProperties, keyDeserializer, valueDeserializer, topics,
-                pollTimeoutMs, maxPollRecords, maxInFlightRecords, maxConcurrency, ordering, maxDeliveryAttempts,
-                deadLetterTopic, commitTimeoutMs, shutdownTimeoutMs, createConsumerBackoffMaxAttempts,
+                pollTimeoutMs, maxPollRecords, maxInFlightRecords, maxConcurrency, consumersPerWindow, ordering,
+                maxDeliveryAttempts,
+                deadLetterTopic, stallTimeoutMs, commitTimeoutMs, shutdownTimeoutMs, createConsumerBackoffMaxAttempts,
                 createConsumerBackoffIntervalMs, subscribeConsumerBackoffMaxAttempts,
                 subscribeConsumerBackoffIntervalMs, masker);
     }

@@ -51,7 +51,7 @@ import org.slf4j.LoggerFactory;
  * the {@link CompletionQueue} (completions, back-pressure), the {@link FailureRouter}, the {@link CommitManager} and
  * the {@link ManualCommitQueue}, the {@link StallDetector}, the {@link RecordIntake} and the {@link TaskMetrics}.
  */
-public final class KafkaFetchRecords implements Runnable {
+public final class KafkaFetchRecords implements FetchTask {
 
     private static final Logger LOG = LoggerFactory.getLogger(KafkaFetchRecords.class);
     /** Poll timeout while records are in flight, so completions are drained and commits made promptly. */
@@ -127,15 +127,16 @@ public final class KafkaFetchRecords implements Runnable {
         boolean batchesInOrder = settings.ordering() != Ordering.UNORDERED || settings.breakOnFirstError();
         this.dispatcher = new Dispatcher(settings.ordering(), batchesInOrder, settings.maxConcurrency(),
                 settings.maxConcurrency(), workers, processorFactory.apply(manualCommits), failures);
-        this.commits = new CommitManager(settings.autoCommitIntervalMs(), settings.commitTimeoutMs(),
+        this.commits = new CommitManager(settings.autoCommitIntervalMs(), settings.finishedCommitIntervalMs(),
+                settings.commitTimeoutMs(),
                 settings.offsetMap() && settings.autoCommitEnable());
         BatchCollector batches = settings.batching()
                 ? new BatchCollector(settings.batchingIntervalMs(), settings.maxPollRecords()) : null;
-        this.stalls = new StallDetector(settings.stallTimeoutMs(), dispatcher, failures,
-                settings.deadLetterTopic() != null, metrics);
+        this.stalls = new StallDetector(settings.stallTimeoutMs(), dispatcher,
+                settings.deadLetterTopic() != null ? failures::deadLetterStalled : null, metrics);
         this.partitions = new PartitionStates(threadName, settings, dispatcher, batches, commits, metrics,
                 this::settle, () -> publishSnapshot(System.currentTimeMillis()));
-        this.intake = new RecordIntake(partitions, dispatcher, batches, metrics, settings.retries());
+        this.intake = new RecordIntake(threadName, partitions, dispatcher, batches, metrics, settings.retries());
         this.pauses = new PauseControl(threadName, dispatcher, partitions, completions);
         this.pollErrors = new PollErrorHandler(threadName, settings.subscription(), pollExceptionStrategy,
                 exceptionHandler, metrics);
@@ -174,6 +175,7 @@ public final class KafkaFetchRecords implements Runnable {
     }
 
     /** Asks the task to pause: no record is started and every partition is paused; polling goes on. */
+    @Override
     public void requestPause() {
         pauses.userPause(true);
         state.compareAndSet(TaskState.RUNNING, TaskState.PAUSE_REQUESTED);
@@ -181,6 +183,7 @@ public final class KafkaFetchRecords implements Runnable {
     }
 
     /** Asks a paused task to resume. */
+    @Override
     public void requestResume() {
         pauses.userPause(false);
         state.updateAndGet(s -> s == TaskState.PAUSED || s == TaskState.PAUSE_REQUESTED ? TaskState.RESUME_REQUESTED
@@ -189,6 +192,7 @@ public final class KafkaFetchRecords implements Runnable {
     }
 
     /** Camel's Pausable EIP: the listener consulted after each record and, while paused by it, at each poll. */
+    @Override
     public void setConsumerListener(ConsumerListener<Object, ProcessingResult> listener) {
         failures.setListener(listener);
     }
@@ -200,6 +204,14 @@ public final class KafkaFetchRecords implements Runnable {
     public void setOffsetStore(OffsetStore store) {
         commits.setOffsetStore(store);
         partitions.setOffsetStore(store);
+    }
+
+    /**
+     * The first assignment of the route this task belongs to, shared by all its tasks: {@code seekTo} applies to it
+     * only. Set before the task runs; without it the task is its route's only one.
+     */
+    public void setFirstAssignment(FirstAssignment firstAssignment) {
+        partitions.setFirstAssignment(firstAssignment);
     }
 
     public boolean awaitTermination(long timeoutMs) throws InterruptedException {
@@ -415,6 +427,10 @@ public final class KafkaFetchRecords implements Runnable {
         dispatcher.hold(true);
         partitions.stopStarting(item -> true);
         partitions.awaitRunning(partitions.all(), settings.shutdownTimeoutMs());
+        if (manualCommits != null && !settings.autoCommitEnable()) {
+            // about as long as camel-kafka's stop waits for its poll loop
+            manualCommits.awaitLate(partitions::finishedNotCommitted, this::settle, settings.pollTimeoutMs());
+        }
         breaks.clear();
         // an interrupt (a forced shutdown) ends the wait, but not the commit and the leave-group request: a member
         // that left no commit re-delivers more, and one that did not leave holds its partitions for a session timeout

@@ -1,6 +1,5 @@
 package dev.kafkafetch.task;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -53,9 +52,8 @@ final class PartitionStates implements ConsumerRebalanceListener {
     private final Map<TopicPartition, PartitionState> assigned = new HashMap<>();
     private final SeekBacks seekBacks;
     private TaskConsumer consumer;
+    private final StartOffsets starts;
     private String pausedReason;
-    private boolean firstAssignment = true;
-    private OffsetStore offsetStore = OffsetStore.NONE;
 
     /**
      * @param batches            null unless batching
@@ -74,6 +72,7 @@ final class PartitionStates implements ConsumerRebalanceListener {
         this.settle = settle;
         this.publish = publish;
         this.seekBacks = new SeekBacks(taskName, settings, dispatcher, metrics, this::stopStarting);
+        this.starts = new StartOffsets(taskName, settings);
     }
 
     /**
@@ -86,7 +85,12 @@ final class PartitionStates implements ConsumerRebalanceListener {
 
     /** Where newly assigned partitions start when it holds a position for them; set before the task runs. */
     void setOffsetStore(OffsetStore offsetStore) {
-        this.offsetStore = offsetStore;
+        starts.setOffsetStore(offsetStore);
+    }
+
+    /** The route's first assignment, which seekTo applies to, shared by the route's tasks; set before the task runs. */
+    void setFirstAssignment(FirstAssignment firstAssignment) {
+        starts.setFirstAssignment(firstAssignment);
     }
 
     /** A new consumer: it starts with nothing assigned and nothing paused. */
@@ -130,6 +134,16 @@ final class PartitionStates implements ConsumerRebalanceListener {
             unfinished += s.unfinished();
         }
         return unfinished;
+    }
+
+    /** True when a partition holds records the route finished that were not committed yet. */
+    boolean finishedNotCommitted() {
+        for (PartitionState s : assigned.values()) {
+            if (s.committable() > s.lastCommitted()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     boolean needCommit() {
@@ -231,26 +245,16 @@ final class PartitionStates implements ConsumerRebalanceListener {
 
     @Override
     public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+        // seeks where they start (seekTo, the offset store); counts the task's first rebalance, even when empty
+        Map<TopicPartition, OffsetAndMetadata> committed = starts.start(consumer, partitions);
         if (partitions.isEmpty()) {
             return;
         }
         metrics.rebalanced();
-        boolean seeking = firstAssignment && settings.seekTo() != null;
-        Map<TopicPartition, OffsetAndMetadata> committed = seeking ? Map.of() : committedOffsets(partitions);
         for (TopicPartition tp : partitions) {
             OffsetAndMetadata c = committed.get(tp);
             assign(tp, c != null ? c.offset() : -1, c != null && settings.offsetMap() ? finishedBefore(tp, c) : null);
         }
-        if (seeking) {
-            if (settings.seekTo() == SeekPolicy.BEGINNING) {
-                consumer.seekToBeginning(partitions);
-            } else {
-                consumer.seekToEnd(partitions);
-            }
-        } else {
-            seekToStored(partitions);
-        }
-        firstAssignment = false;
         if (pausedReason != null) {
             consumer.pause(partitions);
         }
@@ -268,17 +272,6 @@ final class PartitionStates implements ConsumerRebalanceListener {
             LOG.info("Fetch task {}: {} has {}; they are not routed again", taskName, tp, finished);
         }
         return finished;
-    }
-
-    /** Partitions the offset store (offsetRepository, a resume strategy) holds a position for start there. */
-    private void seekToStored(Collection<TopicPartition> partitions) {
-        for (TopicPartition tp : partitions) {
-            long offset = offsetStore.startOffset(tp);
-            if (offset >= 0) {
-                consumer.seek(tp, offset);
-                LOG.info("Fetch task {}: {} starts at offset {} held by the offset store", taskName, tp, offset);
-            }
-        }
     }
 
     private PartitionState assign(TopicPartition tp, long committed, FinishedOffsets finishedBefore) {
@@ -366,24 +359,6 @@ final class PartitionStates implements ConsumerRebalanceListener {
             }
         }
         return list;
-    }
-
-    /** What the group committed for newly assigned partitions, so metrics show it before this task commits. */
-    private Map<TopicPartition, OffsetAndMetadata> committedOffsets(Collection<TopicPartition> partitions) {
-        try {
-            Map<TopicPartition, OffsetAndMetadata> map = consumer.committed(new HashSet<>(partitions),
-                    Duration.ofMillis(settings.commitTimeoutMs()));
-            Map<TopicPartition, OffsetAndMetadata> result = new HashMap<>();
-            map.forEach((tp, o) -> {
-                if (o != null) {
-                    result.put(tp, o);
-                }
-            });
-            return result;
-        } catch (RuntimeException e) {
-            LOG.debug("Fetch task {}: committed offsets unknown: {}", taskName, e.toString());
-            return Map.of();
-        }
     }
 
     /** One line per assigned partition, for the task's snapshot. */

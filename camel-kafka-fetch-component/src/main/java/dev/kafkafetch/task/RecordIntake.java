@@ -14,16 +14,24 @@ import dev.kafkafetch.window.PartitionState;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.common.TopicPartition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Takes what a poll returned: every record enters its partition's window first, before anything else can happen to
  * it (DESIGN §4.2), is decoded, then goes to the batch collector (batching) or straight to the dispatcher, in poll
  * order. A record that could not be deserialized is never put in a batch. A record the commit's offset map names as
  * finished enters its window finished and is not routed again. A retry letter that is not due yet is not taken: its
- * partition is sought back to it and paused until it is due (no thread ever sleeps for it). Fetch thread only.
+ * partition is sought back to it and paused until it is due (no thread ever sleeps for it). A record at an offset
+ * that is not after the newest one polled from its partition (a consumer interceptor repeating records, offsets
+ * re-used after a log truncation) is skipped as already held: logged, counted, never routed again, and the window
+ * (so the committable offset) is unchanged. Fetch thread only.
  */
 final class RecordIntake {
 
+    private static final Logger LOG = LoggerFactory.getLogger(RecordIntake.class);
+
+    private final String taskName;
     private final PartitionStates partitions;
     private final Dispatcher dispatcher;
     private final BatchCollector batches;
@@ -35,8 +43,10 @@ final class RecordIntake {
      * @param batches null unless batching
      * @param retries null without retry topics
      */
-    RecordIntake(PartitionStates partitions, Dispatcher dispatcher, BatchCollector batches, TaskMetrics metrics,
+    RecordIntake(String taskName, PartitionStates partitions, Dispatcher dispatcher, BatchCollector batches,
+                 TaskMetrics metrics,
                  RetryPlan retries) {
+        this.taskName = taskName;
         this.partitions = partitions;
         this.dispatcher = dispatcher;
         this.batches = batches;
@@ -55,6 +65,14 @@ final class RecordIntake {
             List<ConsumerRecord<byte[], byte[]>> list = records.records(tp);
             for (int i = 0, n = list.size(); i < n; i++) {
                 ConsumerRecord<byte[], byte[]> record = list.get(i);
+                if (state.polledAlready(record.offset())) {
+                    metrics.repeatedOffsetSkipped();
+                    LOG.warn(
+                            "Fetch task {}: {} offset {} is not after the newest offset polled ({}); skipped as already"
+                             + " held",
+                            taskName, tp, record.offset(), state.lastPolledOffset());
+                    continue;
+                }
                 long due = retries != null && retries.isRetryTopic(tp.topic()) ? Letters.dueOf(record.headers()) : 0;
                 if (due > nowMs) {
                     // a retry letter that is not due: its partition waits, paused, and polls it again then

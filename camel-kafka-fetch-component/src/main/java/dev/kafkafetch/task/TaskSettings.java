@@ -17,6 +17,8 @@ import dev.kafkafetch.security.SecretMasker;
  * @param producerProperties connection and security settings for the dead-letter producer
  * @param topics       topic names to subscribe to, or null when {@code pattern} is set
  * @param pattern      topic pattern to subscribe to, or null
+ * @param finishedCommitIntervalMs the least time between two commits that follow finished records; 0 = commits
+ *                     only every autoCommitIntervalMs
  * @param stallTimeoutMs 0 = stall detection off
  * @param deadLetterTopic null = no dead-letter topic
  * @param batchingIntervalMs 0 = one batch per poll
@@ -39,6 +41,7 @@ public record TaskSettings(
         Ordering ordering,
         boolean autoCommitEnable,
         long autoCommitIntervalMs,
+        long finishedCommitIntervalMs,
         long commitTimeoutMs,
         long shutdownTimeoutMs,
         long revokeTimeoutMs,
@@ -73,7 +76,8 @@ public record TaskSettings(
         }
         return new TaskSettings(groupId, p, producerProperties, keyDeserializer, valueDeserializer, topics, pattern,
                 pollTimeoutMs, maxPollRecords, maxInFlightRecords, maxConcurrency, ordering, autoCommitEnable,
-                autoCommitIntervalMs, commitTimeoutMs, shutdownTimeoutMs, revokeTimeoutMs, seekTo, stallTimeoutMs,
+                autoCommitIntervalMs, finishedCommitIntervalMs, commitTimeoutMs, shutdownTimeoutMs, revokeTimeoutMs,
+                seekTo, stallTimeoutMs,
                 deadLetterTopic, breakOnFirstError, breakOnFirstErrorMaxAttempts, allowManualCommit, batching,
                 batchingIntervalMs, createConsumerBackoffMaxAttempts, createConsumerBackoffIntervalMs,
                 subscribeConsumerBackoffMaxAttempts, subscribeConsumerBackoffIntervalMs, masker, offsetMap, retries);

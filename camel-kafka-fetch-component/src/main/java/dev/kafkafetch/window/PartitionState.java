@@ -53,6 +53,11 @@ public final class PartitionState {
         return finishedBefore != null && finishedBefore.contains(offset);
     }
 
+    /** True when a record at {@code offset} would be a repeat: that offset or a later one was polled already. */
+    public boolean polledAlready(long offset) {
+        return window.polledAtOrAfter(offset);
+    }
+
     public TopicPartition partition() {
         return partition;
     }

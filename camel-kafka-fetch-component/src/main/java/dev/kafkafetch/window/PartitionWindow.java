@@ -62,6 +62,15 @@ public final class PartitionWindow {
         return tail++;
     }
 
+    /**
+     * True when a record at {@code offset} or after it was polled since the window's last seek back: a record polled
+     * at such an offset again is a repeat (a consumer interceptor repeating records, or offsets re-used after a log
+     * truncation), which {@link #append} refuses.
+     */
+    public boolean polledAtOrAfter(long offset) {
+        return lastPolled >= offset;
+    }
+
     /** The generation records appended now belong to. */
     public int generation() {
         return generation;

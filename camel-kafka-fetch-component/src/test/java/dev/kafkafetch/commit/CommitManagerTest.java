@@ -57,6 +57,23 @@ class CommitManagerTest {
     }
 
     @Test
+    void finishedRecordsAreCommittedSoonButAtMostEveryFinishedInterval() {
+        PartitionState s = finishedUpTo(0, 1);
+        CommitManager manager = new CommitManager(60_000, 200, 1000, false);
+        manager.commitIfDue(committer, List.of(s), 0);
+        assertThat(commits).hasSize(1);
+        s.finish(s.append(1), s.generation());
+        assertThat(manager.millisUntilDue(50)).as("due a finished interval after the last commit").isEqualTo(150);
+        manager.commitIfDue(committer, List.of(s), 199);
+        assertThat(commits).as("not before the finished interval").hasSize(1);
+        manager.commitIfDue(committer, List.of(s), 200);
+        assertThat(commits).hasSize(2);
+        assertThat(commits.get(1)).isEqualTo(Map.of(s.partition(), new OffsetAndMetadata(2)));
+        manager.commitIfDue(committer, List.of(s), 1000);
+        assertThat(commits).as("nothing new finished: nothing to commit").hasSize(2);
+    }
+
+    @Test
     void aHugeIntervalMeansNeverInsteadOfOverflowing() {
         PartitionState s = finishedUpTo(0, 1);
         CommitManager manager = new CommitManager(Long.MAX_VALUE, 1000, false);

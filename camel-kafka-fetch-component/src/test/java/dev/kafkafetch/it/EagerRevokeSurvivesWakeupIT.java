@@ -29,6 +29,9 @@ import static org.awaitility.Awaitility.await;
  */
 class EagerRevokeSurvivesWakeupIT extends KafkaFetchITSupport {
 
+    /** The fetch task's rebalance listener (package-private, so named here). */
+    private static final String REVOKE_CALLBACK_CLASS = "dev.kafkafetch.task.PartitionStates";
+
     @Test
     void aWakeupDuringTheRevokeCallbackLosesNothing() throws Exception {
         String topic = KafkaTestSupport.uniqueName("revoke-wakeup");
@@ -75,11 +78,15 @@ class EagerRevokeSurvivesWakeupIT extends KafkaFetchITSupport {
             }
         });
         KafkaFetchConsumer consumerB = (KafkaFetchConsumer) ctxB.getRoute("b").getConsumer();
-        awaitStuckInPoll(consumerA);
+        // the premise: A's fetch thread waits for the running blockers inside its revoke callback
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50))
+                .alias("A's fetch thread waiting in the revoke callback (the test's premise)")
+                .until(EagerRevokeSurvivesWakeupIT::aFetchThreadWaitsInTheRevokeCallback);
         // a wakeup arrives while the callback waits (a route suspend and resume; a manual commit request, the
         // Pausable EIP or the back-pressure wake do the same), then the running records finish
         consumerA.suspend();
         consumerA.resume();
+        assertThat(aFetchThreadWaitsInTheRevokeCallback()).as("still in the revoke callback after the wakeup").isTrue();
         release.countDown();
 
         await().atMost(Duration.ofSeconds(30)).until(() -> !partitions(consumerB).isEmpty());
@@ -103,19 +110,21 @@ class EagerRevokeSurvivesWakeupIT extends KafkaFetchITSupport {
     }
 
     /**
-     * Waits until the fetch thread has not come back from poll() for over 1.5 s (polls are 20 ms apart while records
-     * are in flight): it is inside the revoke callback. A task that does not wait there never gets stuck; the test
-     * then goes on after 15 s and checks the outcome all the same.
+     * True while some thread is inside the fetch task's revoke callback, waiting there for running records (read from
+     * the live stack traces: the callback publishes nothing while it waits). Only A has running records to wait for.
      */
-    private static void awaitStuckInPoll(KafkaFetchConsumer consumer) {
-        try {
-            await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(100)).until(() -> {
-                TaskSnapshot s = consumer.taskSnapshots().get(0);
-                return s.lastPollTime() > 0 && System.currentTimeMillis() - s.lastPollTime() > 1500;
-            });
-        } catch (ConditionTimeoutException e) {
-            // not stuck: nothing to provoke
-        }
+    private static boolean aFetchThreadWaitsInTheRevokeCallback() {
+        return Thread.getAllStackTraces().values().stream().anyMatch(stack -> {
+            boolean inCallback = false;
+            boolean waiting = false;
+            for (StackTraceElement f : stack) {
+                if (REVOKE_CALLBACK_CLASS.equals(f.getClassName())) {
+                    inCallback |= "onPartitionsRevoked".equals(f.getMethodName());
+                    waiting |= "awaitRunning".equals(f.getMethodName());
+                }
+            }
+            return inCallback && waiting;
+        });
     }
 
     private static Set<Integer> partitions(KafkaFetchConsumer consumer) {

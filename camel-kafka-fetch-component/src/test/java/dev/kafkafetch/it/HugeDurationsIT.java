@@ -38,7 +38,8 @@ class HugeDurationsIT extends KafkaFetchITSupport {
             context = startContext(new RouteBuilder() {
                 @Override
                 public void configure() {
-                    from(uri(topic, KafkaTestSupport.uniqueName("g"), "autoCommitIntervalMs=" + HUGE)).routeId("r")
+                    from(uri(topic, KafkaTestSupport.uniqueName("g"),
+                            "finishedCommitIntervalMs=0&autoCommitIntervalMs=" + HUGE)).routeId("r")
                             .process(e -> {
                                 Thread.sleep(2);
                                 processed.incrementAndGet();

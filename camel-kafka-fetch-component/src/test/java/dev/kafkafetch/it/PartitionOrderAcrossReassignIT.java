@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.kafkafetch.KafkaFetchConsumer;
 import dev.kafkafetch.testinfra.KafkaTestSupport;
@@ -18,7 +19,8 @@ import static org.awaitility.Awaitility.await;
  * PARTITION ordering holds across a revoke and re-assignment to the same member: a record still running after
  * {@code revokeTimeoutMs} is left behind by the revoke, the partition comes straight back (a second member joins the
  * group subscribed to another topic, which forces an eager rebalance that gives every partition back), and its
- * re-delivery must not run alongside it. No two executions of the partition overlap; nothing is lost.
+ * re-delivery must not run alongside it. The test first checks that the slow record was still running when the
+ * partition came back (and fails if not); then that no two executions of the partition overlapped and nothing is lost.
  */
 class PartitionOrderAcrossReassignIT extends KafkaFetchITSupport {
 
@@ -33,6 +35,7 @@ class PartitionOrderAcrossReassignIT extends KafkaFetchITSupport {
         String slow = produced.get(5);
         ExecutionLog executions = new ExecutionLog();
         CountDownLatch slowRunning = new CountDownLatch(1);
+        CountDownLatch partitionBack = new CountDownLatch(1);
         CountDownLatch overlapSeen = new CountDownLatch(1);
         CamelContext a = startContext(new RouteBuilder() {
             @Override
@@ -42,8 +45,11 @@ class PartitionOrderAcrossReassignIT extends KafkaFetchITSupport {
                             String id = e.getMessage().getBody(String.class);
                             if (id.equals(slow) && executions.of(slow).size() == 1) {
                                 slowRunning.countDown();
-                                // runs until another record of the partition starts (which must not happen), or 4 s
-                                overlapSeen.await(4, TimeUnit.SECONDS);
+                                // runs until its partition is back plus 3 s for the re-delivery to (wrongly) start
+                                // alongside it, or until another record of the partition starts (it must not)
+                                if (partitionBack.await(60, TimeUnit.SECONDS)) {
+                                    overlapSeen.await(3, TimeUnit.SECONDS);
+                                }
                             } else if (slowRunning.getCount() == 0) {
                                 overlapSeen.countDown(); // started while the slow one may still run
                             }
@@ -60,9 +66,20 @@ class PartitionOrderAcrossReassignIT extends KafkaFetchITSupport {
                 from(uri(other, group, "")).routeId("b").log("${body}");
             }
         });
-        await().atMost(Duration.ofSeconds(30))
-                .until(() -> consumer.taskSnapshots().get(0).rebalances() > rebalancesBefore
-                             && consumer.taskSnapshots().get(0).partitions().size() == 1);
+        AtomicBoolean slowRanWhenBack = new AtomicBoolean();
+        try {
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50)).until(() -> {
+                boolean slowRunningNow = executions.of(slow).get(0).end() == 0; // read before the snapshot
+                boolean back = consumer.taskSnapshots().get(0).rebalances() > rebalancesBefore
+                               && consumer.taskSnapshots().get(0).partitions().size() == 1;
+                slowRanWhenBack.set(slowRunningNow);
+                return back;
+            });
+        } finally {
+            partitionBack.countDown();
+        }
+        // the premise: the slow record, left behind by the revoke, was still running when its partition came back
+        assertThat(slowRanWhenBack).as("the slow record still ran when its partition came back").isTrue();
         await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50))
                 .until(() -> executions.succeededIds().containsAll(produced));
         Thread.sleep(500);

@@ -20,7 +20,8 @@ import static org.awaitility.Awaitility.await;
 /**
  * Readiness as camel-kafka users read it, with camel-kafka's default timings (pollTimeoutMs 5 s, heartbeat 3 s,
  * session 45 s): while consuming it is UP with the details {@code topic} and {@code route.id}; a stopped broker turns it
- * DOWN within about the time camel-kafka takes (under 5 s), the details still naming topic and route; after the
+ * DOWN soon after its shutdown (camel-kafka takes under 5 s; asserted with a wide margin, well below the 45 s
+ * session), the details still naming topic and route; after the
  * broker's restart it is UP again and records produced meanwhile are all consumed.
  */
 class ReadinessOnBrokerStopIT extends KafkaFetchITSupport {
@@ -45,12 +46,16 @@ class ReadinessOnBrokerStopIT extends KafkaFetchITSupport {
             HealthCheck.Result up = awaitReadiness(context, HealthCheck.State.UP, Duration.ofSeconds(30));
             assertThat(up.getDetails()).containsEntry("topic", topic).containsEntry("route.id", "ready");
 
+            long stopping = System.nanoTime();
+            cluster.stopBroker(0); // returns once the broker has shut down
             long stoppedAt = System.nanoTime();
-            cluster.stopBroker(0);
-            HealthCheck.Result down = awaitReadiness(context, HealthCheck.State.DOWN, Duration.ofSeconds(30));
+            HealthCheck.Result down = awaitReadiness(context, HealthCheck.State.DOWN, Duration.ofSeconds(40));
             long downAfterMs = (System.nanoTime() - stoppedAt) / 1_000_000;
-            System.out.println("Readiness DOWN " + downAfterMs + " ms after the broker stopped");
-            assertThat(downAfterMs).isLessThan(5_000);
+            System.out.println("Readiness DOWN " + downAfterMs + " ms after the broker stopped (its shutdown took "
+                               + (stoppedAt - stopping) / 1_000_000 + " ms)");
+            // measured from the end of the broker's shutdown, with a wide margin for 2 loaded cores: well before the
+            // 45 s session timeout, i.e. readiness follows the lost connection, not the group
+            assertThat(downAfterMs).isLessThan(15_000);
             assertThat(down.getDetails()).containsEntry("topic", topic).containsEntry("route.id", "ready");
 
             cluster.startBroker(0);

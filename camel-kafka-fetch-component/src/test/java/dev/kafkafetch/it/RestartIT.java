@@ -28,7 +28,8 @@ class RestartIT extends KafkaFetchITSupport {
         RouteBuilder routes = new RouteBuilder() {
             @Override
             public void configure() {
-                from(uri(topic, group, "autoCommitIntervalMs=60000")).routeId("r").process(recorder);
+                from(uri(topic, group, "autoCommitIntervalMs=60000&finishedCommitIntervalMs=0")).routeId("r")
+                        .process(recorder);
             }
         };
         CamelContext context = startContext(routes);

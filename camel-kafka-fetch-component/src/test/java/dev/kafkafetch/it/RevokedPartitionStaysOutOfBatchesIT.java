@@ -26,7 +26,8 @@ import static org.awaitility.Awaitility.await;
  * An incremental revoke (KIP-848 consumer group protocol) with batching: batches mix records of several partitions,
  * and when member A gives partition p to a new member B, every batch of A holding records of p is either finished
  * before the revoke completes or dropped. Once A's snapshot no longer lists p, A never starts a batch with a record
- * of p (it would process records another member now owns); nothing is lost.
+ * of p (it would process records another member now owns); nothing is lost. Premises checked (the test fails
+ * without them): A ran batches mixing both partitions and had several queued, and B received records of p.
  */
 class RevokedPartitionStaysOutOfBatchesIT extends KafkaFetchITSupport {
 
@@ -95,6 +96,8 @@ class RevokedPartitionStaysOutOfBatchesIT extends KafkaFetchITSupport {
         Thread.sleep(500);
 
         assertThat(mixedBatches).as("batches mixing partitions (the test's premise)").isNotEmpty();
+        assertThat(seenB).as("records B received for the partition it took from A (the test's premise)")
+                .isNotEmpty();
         assertThat(violations).as("batches A started with records of a partition it no longer owns").isEmpty();
         Set<String> lost = new TreeSet<>(produced);
         lost.removeAll(seenA);

@@ -26,7 +26,7 @@ class ShareBadOptionsIT extends ShareITSupport {
                 "partitionAssignor=org.apache.kafka.clients.consumer.RangeAssignor", "groupRemoteAssignor=uniform",
                 "sessionTimeoutMs=6000", "heartbeatIntervalMs=500", "groupProtocol=consumer", "seekTo=BEGINNING",
                 "topicIsPattern=true", "batching=true", "breakOnFirstError=true", "breakOnFirstErrorMaxAttempts=3",
-                "retryDelays=1s", "offsetMap=false", "revokeTimeoutMs=100", "stallTimeoutMs=1000",
+                "retryDelays=1s", "offsetMap=false", "revokeTimeoutMs=100",
                 "interceptorClasses=com.example.Interceptor")
                 .map(option -> Arguments.of(option,
                         "option " + option.substring(0, option.indexOf('=')) + " is refused"));
@@ -48,7 +48,10 @@ class ShareBadOptionsIT extends ShareITSupport {
                 Arguments.of("consumersCount=0", "kafka-fetch-share option consumersCount"),
                 Arguments.of("maxConcurrency=0", "kafka-fetch-share option maxConcurrency"),
                 Arguments.of("maxDeliveryAttempts=0", "kafka-fetch-share option maxDeliveryAttempts"),
+                Arguments.of("stallTimeoutMs=-1", "kafka-fetch-share option stallTimeoutMs"),
                 Arguments.of("maxPollRecords=50&maxInFlightRecords=10", "maxInFlightRecords"),
+                Arguments.of("consumersPerWindow=0", "kafka-fetch-share option consumersPerWindow"),
+                Arguments.of("consumersPerWindow=2&ordering=KEY", "kafka-fetch-share option consumersPerWindow"),
                 Arguments.of("deadLetterTopic=t", "deadLetterTopic"),
                 Arguments.of("valueDeserializer=com.example.NoSuchDeserializer", "valueDeserializer"),
                 Arguments.of("pollOnError=SOMETIMES", "pollOnError"),

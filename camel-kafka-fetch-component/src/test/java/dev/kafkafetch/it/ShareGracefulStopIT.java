@@ -6,8 +6,8 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
-import dev.kafkafetch.KafkaFetchShareConstants;
 import dev.kafkafetch.metrics.ShareSnapshot;
+import dev.kafkafetch.share.KafkaFetchShareConstants;
 import dev.kafkafetch.share.ShareFetchTask;
 import dev.kafkafetch.testinfra.KafkaTestSupport;
 import org.apache.camel.CamelContext;

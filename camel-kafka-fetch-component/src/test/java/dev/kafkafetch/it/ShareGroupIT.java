@@ -7,9 +7,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import dev.kafkafetch.KafkaFetchShareConstants;
-import dev.kafkafetch.KafkaFetchShareConsumer;
 import dev.kafkafetch.metrics.ShareSnapshot;
+import dev.kafkafetch.share.KafkaFetchShareConstants;
+import dev.kafkafetch.share.KafkaFetchShareConsumer;
 import dev.kafkafetch.testinfra.KafkaTestSupport;
 import org.apache.camel.CamelContext;
 import org.apache.camel.builder.RouteBuilder;

@@ -5,11 +5,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import dev.kafkafetch.KafkaFetchShareConsumer;
 import dev.kafkafetch.metrics.ShareSnapshot;
 import dev.kafkafetch.metrics.TaskSnapshot;
+import dev.kafkafetch.share.KafkaFetchShareConsumer;
 import org.apache.camel.CamelContext;
 import org.apache.camel.Route;
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.common.config.ConfigResource;
@@ -46,13 +47,18 @@ public abstract class ShareITSupport extends KafkaFetchITSupport {
      * {@code lockMs} is positive, sets its acquisition lock duration.
      */
     protected static void prepareGroup(String group, long lockMs) throws Exception {
+        prepareGroup(kafka.admin(), group, lockMs);
+    }
+
+    /** {@link #prepareGroup(String, long)} on the broker of {@code admin} (a test's own cluster). */
+    protected static void prepareGroup(Admin admin, String group, long lockMs) throws Exception {
         List<AlterConfigOp> ops = new ArrayList<>();
         ops.add(new AlterConfigOp(new ConfigEntry("share.auto.offset.reset", "earliest"), AlterConfigOp.OpType.SET));
         if (lockMs > 0) {
             ops.add(new AlterConfigOp(new ConfigEntry("share.record.lock.duration.ms", Long.toString(lockMs)),
                     AlterConfigOp.OpType.SET));
         }
-        kafka.admin().incrementalAlterConfigs(Map.of(new ConfigResource(ConfigResource.Type.GROUP, group), ops))
+        admin.incrementalAlterConfigs(Map.of(new ConfigResource(ConfigResource.Type.GROUP, group), ops))
                 .all().get();
     }
 

@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import dev.kafkafetch.KafkaFetchComponent;
+import dev.kafkafetch.KafkaFetchConsumer;
+import dev.kafkafetch.metrics.TaskSnapshot;
 import dev.kafkafetch.testinfra.EmbeddedKafkaCluster;
 import dev.kafkafetch.testinfra.KafkaTestSupport;
 import org.apache.camel.CamelContext;
@@ -30,7 +32,8 @@ import static org.awaitility.Awaitility.await;
  * TLS against a broker with an SSL listener and a certificate generated for this test (keytool, valid two days, SAN
  * localhost): the ssl* options, an {@code sslContextParameters} bean, and the CamelContext's global SSL context
  * parameters ({@code useGlobalSslContextParameters}) each consume every record over TLS, the dead-letter producer
- * included; a trust store without the broker's certificate never gets a record; an {@code sslContextParameters} that
+ * included; a trust store without the broker's certificate fails the TLS handshake (the task's last error) and gets
+ * no record; an {@code sslContextParameters} that
  * does not resolve fails the route's start naming the option.
  */
 class SslIT {
@@ -143,8 +146,14 @@ class SslIT {
                                            + "&sslTruststoreType=PKCS12&sslTruststorePassword=RAW(" + PASSWORD + ")"),
                 recorder, null));
         context.start();
-        // the handshake fails: polled for a while, nothing arrives
-        await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(5)).until(() -> recorder.count() == 0);
+        KafkaFetchConsumer consumer = (KafkaFetchConsumer) context.getRoutes().get(0).getConsumer();
+        // the failure itself: the task's last error is the TLS handshake's
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
+                .untilAsserted(() -> assertThat(consumer.taskSnapshots()).extracting(TaskSnapshot::lastError)
+                        .as("the tasks' last errors").anySatisfy(error -> assertThat(error)
+                                .contains("SslAuthenticationException")));
+        // and so nothing arrived
+        assertThat(recorder.count()).as("records delivered through an untrusted broker").isZero();
     }
 
     @Test

@@ -95,6 +95,32 @@ class HeldRecordsTest {
     }
 
     @Test
+    void aQueuedRecordWhoseRenewalWasRefusedIsHandedBackToBeCancelled() {
+        ConsumerRecord<byte[], byte[]> a = record(4);
+        ConsumerRecord<byte[], byte[]> b = record(5);
+        WorkItem ia = item(a);
+        held.add(a, ia);
+        held.add(b, item(b));
+        held.renewAll();
+        // the acknowledgement callback names the refused offsets
+        assertThat(held.renewalsFailed(new TopicPartition("t", 0), Set.of(4L))).containsExactly(ia);
+        assertThat(held.renewing()).isEqualTo(1);
+        assertThat(held.size()).as("the queued record is forgotten").isEqualTo(1);
+        assertThat(held.renewalsFailed(new TopicPartition("t", 0), Set.of(4L))).as("lost once").isEmpty();
+    }
+
+    @Test
+    void renewedRecordsThatNeverCameBackLoseTheirLocks() {
+        ConsumerRecord<byte[], byte[]> r = record(6);
+        WorkItem item = item(r);
+        held.add(r, item);
+        held.renewAll();
+        assertThat(held.renewalsExpired()).containsExactly(item);
+        assertThat(held.renewing()).isZero();
+        assertThat(held.size()).isZero();
+    }
+
+    @Test
     void renewalOfOtherPartitionsDoesNotTouchThisOne() {
         ConsumerRecord<byte[], byte[]> r = record(3);
         held.add(r, item(r));

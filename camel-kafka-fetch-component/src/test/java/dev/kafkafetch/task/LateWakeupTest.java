@@ -30,16 +30,20 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import static dev.kafkafetch.task.WakeupInjectingConsumer.COMMIT_SYNC;
+import static dev.kafkafetch.task.WakeupInjectingConsumer.POLL;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.InstanceOfAssertFactories.STRING;
 import static org.awaitility.Awaitility.await;
 
 /**
  * A wakeup meant for {@code poll()} (a manual commit request, a pause or resume, the Pausable EIP, the back-pressure
  * wake) that arrives after poll's last wakeup check is thrown by the next blocking consumer call, whichever it is.
  * These tests put it exactly there ({@link WakeupInjectingConsumer} around a log-backed MockConsumer) and prove that
- * it aborts nothing: when it hits the commit of a breakOnFirstError seek-back, every record polled is still processed
- * (the failed one retried), and when it hits a synchronous manual commit, the commit still succeeds and the record is
- * not treated as failed.
+ * it aborts nothing: when it lands while a breakOnFirstError seek-back is pending (a seek back commits nothing, so the
+ * next poll takes it), every record polled is still processed (the failed one retried), and when it hits a
+ * synchronous manual commit, the commit still succeeds and the record is not treated as failed. Each test first
+ * checks where the wakeup was thrown (the next poll; the manual commit's commitSync) and fails if elsewhere.
  */
 class LateWakeupTest {
 
@@ -61,11 +65,11 @@ class LateWakeupTest {
     }
 
     @Test
-    void aWakeupThatHitsTheSeekBackCommitLosesNoPolledRecord() throws Exception {
+    void aWakeupLandingWithASeekBackPendingLosesNoPolledRecord() throws Exception {
         Set<Long> processed = ConcurrentHashMap.newKeySet();
         AtomicReference<Runnable> failOffset3 = new AtomicReference<>();
         CountDownLatch offset3Running = new CountDownLatch(1);
-        // breakOnFirstError with commits on (the seek-back commits what finished before it), no interval commit
+        // breakOnFirstError with commits on, no interval commit: a seek back makes no blocking call
         start(settings(true, false, true, 3_600_000), commitQueue -> (item, callback) -> {
             if (item.offset() == 3 && item.attempt() == 1) {
                 // the first delivery of offset 3 fails, asynchronously, when the test says so
@@ -96,6 +100,10 @@ class LateWakeupTest {
             landed.countDown();
         });
         assertThat(landed.await(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+        // the premise: the wakeup stayed pending across the seek back and was thrown by the next poll
+        await().atMost(WAIT).until(() -> !consumer.thrown().isEmpty());
+        assertThat(consumer.thrown()).as("where wakeups were thrown").first(STRING).startsWith(POLL + "#")
+                .endsWith("(wakeup)");
 
         List<Long> all = LongStream.range(0, 20).boxed().toList();
         await().atMost(WAIT).untilAsserted(() -> assertThat(processed)
@@ -144,6 +152,10 @@ class LateWakeupTest {
             landed.countDown();
         });
         assertThat(landed.await(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+        // the premise: the wakeup was thrown by the manual commit's commitSync, not by a later poll
+        await().atMost(WAIT).until(() -> !consumer.thrown().isEmpty());
+        assertThat(consumer.thrown()).as("where wakeups were thrown").first(STRING).startsWith(COMMIT_SYNC + "#")
+                .endsWith("(wakeup)");
         await().atMost(WAIT).until(() -> deliveries.keySet().containsAll(LongStream.range(0, 12).boxed().toList()));
         await().atMost(WAIT).until(() -> committedOffset() >= 6 || !commitErrors.isEmpty());
         Thread.sleep(300); // a re-delivery, if any, shows up meanwhile
@@ -176,7 +188,8 @@ class LateWakeupTest {
                                          long autoCommitIntervalMs) {
         return new TaskSettings("g", new Properties(), new Properties(), StringDeserializer.class,
                 StringDeserializer.class, List.of("t"), null, 50, 100, 1000, 4, Ordering.PARTITION, autoCommit,
-                autoCommitIntervalMs, 1000, 2000, 1000, null, 0, null, breakOnFirstError, 0, allowManualCommit, false,
+                autoCommitIntervalMs, 0, 1000, 2000, 1000, null, 0, null, breakOnFirstError, 0, allowManualCommit,
+                false,
                 0, 0, 10, 0, 10, new SecretMasker(List.of()), true, null);
     }
 

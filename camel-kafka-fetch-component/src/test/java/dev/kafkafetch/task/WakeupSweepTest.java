@@ -161,7 +161,7 @@ class WakeupSweepTest {
 
         private TaskSettings settings() {
             return new TaskSettings("g", new Properties(), new Properties(), StringDeserializer.class,
-                    StringDeserializer.class, List.of("t"), null, 10, 100, 1000, 2, Ordering.PARTITION, !manual, 20,
+                    StringDeserializer.class, List.of("t"), null, 10, 100, 1000, 2, Ordering.PARTITION, !manual, 20, 0,
                     1000, 2000, 2000, null, 0, null, true, 0, manual, false, 0, 0, 10, 0, 10,
                     new SecretMasker(List.of()), true, null);
         }

@@ -61,6 +61,31 @@ class PartitionWindowTest {
     }
 
     @Test
+    void aRepeatedOffsetIsKnownBeforeItIsAppended() {
+        PartitionWindow w = new PartitionWindow();
+        assertThat(w.polledAtOrAfter(0)).isFalse();
+        long a = w.append(10);
+        long b = w.append(12);
+        assertThat(w.polledAtOrAfter(10)).isTrue();
+        assertThat(w.polledAtOrAfter(11)).as("a gap below the newest").isTrue();
+        assertThat(w.polledAtOrAfter(12)).isTrue();
+        assertThat(w.polledAtOrAfter(13)).isFalse();
+        // released records still count: offset 12 polled again would be routed twice
+        w.finish(a, 0);
+        w.finish(b, 0);
+        assertThat(w.size()).isZero();
+        assertThat(w.polledAtOrAfter(12)).isTrue();
+        assertThat(w.committable()).isEqualTo(13);
+        // a seek back makes the dropped offsets new again, but not those before them
+        long c = w.append(13);
+        w.append(14);
+        w.truncateFrom(13);
+        assertThat(w.polledAtOrAfter(13)).isFalse();
+        assertThat(w.polledAtOrAfter(12)).isTrue();
+        assertThat(w.finish(c, 0)).isFalse();
+    }
+
+    @Test
     void memoryFollowsTheWindowNotTheTopic() {
         PartitionWindow w = new PartitionWindow();
         // a million records, never more than 100 unfinished at once

@@ -7,10 +7,10 @@ import java.util.Locale;
 import java.util.Map;
 
 import dev.kafkafetch.KafkaFetchConsumer;
-import dev.kafkafetch.KafkaFetchShareConsumer;
 import dev.kafkafetch.metrics.PartitionSnapshot;
 import dev.kafkafetch.metrics.ShareSnapshot;
 import dev.kafkafetch.metrics.TaskSnapshot;
+import dev.kafkafetch.share.KafkaFetchShareConsumer;
 import org.apache.camel.Consumer;
 import org.apache.camel.Route;
 import org.apache.camel.spi.Metadata;
@@ -287,6 +287,7 @@ public class KafkaFetchDevConsole extends AbstractDevConsole {
         j.put("recordsDeadLettered", t.recordsDeadLettered());
         j.put("recordsStalled", t.recordsStalled());
         j.put("skippedFinished", t.skippedFinished());
+        j.put("repeatedOffsetsSkipped", t.repeatedOffsetsSkipped());
         j.put("recordsRetried", t.recordsRetried());
         j.put("recordsRedelivered", t.recordsRedelivered());
         j.put("offsetMapsLeftOut", t.offsetMapsLeftOut());

@@ -2,14 +2,11 @@ package dev.kafkafetch.springboot;
 
 import dev.kafkafetch.KafkaFetchComponent;
 import org.apache.camel.CamelContext;
-import org.apache.camel.Component;
 import org.apache.camel.spi.ComponentCustomizer;
 import org.apache.camel.spring.boot.CamelAutoConfiguration;
 import org.apache.camel.spring.boot.ComponentConfigurationProperties;
-import org.apache.camel.spring.boot.util.CamelPropertiesHelper;
 import org.apache.camel.spring.boot.util.ConditionalOnCamelContextAndAutoConfigurationBeans;
 import org.apache.camel.spring.boot.util.ConditionalOnHierarchicalProperties;
-import org.apache.camel.spring.boot.util.HierarchicalPropertiesEvaluator;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -44,18 +41,7 @@ public class KafkaFetchComponentAutoConfiguration {
     @Lazy
     @Bean
     public ComponentCustomizer configureKafkaFetchComponent() {
-        return new ComponentCustomizer() {
-            @Override
-            public void configure(String name, Component target) {
-                CamelPropertiesHelper.copyProperties(camelContext, configuration, target);
-            }
-
-            @Override
-            public boolean isEnabled(String name, Component target) {
-                return HierarchicalPropertiesEvaluator.evaluate(applicationContext, "camel.component.customizer",
-                        "camel.component.kafka-fetch.customizer")
-                       && target instanceof KafkaFetchComponent;
-            }
-        };
+        return new SchemeCustomizer(applicationContext, camelContext, configuration, "kafka-fetch",
+                KafkaFetchComponent.class);
     }
 }

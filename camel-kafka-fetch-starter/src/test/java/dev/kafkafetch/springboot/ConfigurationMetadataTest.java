@@ -10,7 +10,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The starter ships Spring Boot configuration metadata, so IDEs complete and document every
- * {@code camel.component.kafka-fetch.*} property, and registers its auto-configuration.
+ * {@code camel.component.kafka-fetch.*} and {@code camel.component.kafka-fetch-share.*} property, and registers both
+ * auto-configurations.
  */
 class ConfigurationMetadataTest {
 
@@ -25,9 +26,21 @@ class ConfigurationMetadataTest {
     }
 
     @Test
+    void metadataDescribesTheShareComponentOptions() throws IOException {
+        String json = resource("META-INF/spring-configuration-metadata.json");
+        assertThat(json).contains("\"camel.component.kafka-fetch-share.brokers\"",
+                "\"camel.component.kafka-fetch-share.group-id\"",
+                "\"camel.component.kafka-fetch-share.max-delivery-attempts\"",
+                "\"camel.component.kafka-fetch-share.sasl-auth-type\"",
+                "\"camel.component.kafka-fetch-share.create-consumer-backoff-interval\"");
+        assertThat(json).contains("How many deliveries (the broker's delivery count");
+    }
+
+    @Test
     void autoConfigurationIsRegistered() throws IOException {
         assertThat(resource("META-INF/spring/org.springframework.boot.autoconfigure.AutoConfiguration.imports"))
-                .contains(KafkaFetchComponentAutoConfiguration.class.getName());
+                .contains(KafkaFetchComponentAutoConfiguration.class.getName(),
+                        KafkaFetchShareComponentAutoConfiguration.class.getName());
     }
 
     private static String resource(String name) throws IOException {

@@ -31,6 +31,7 @@ import org.apache.kafka.common.config.SaslConfigs;
 import org.apache.kafka.common.network.ListenerName;
 import org.apache.kafka.common.test.KafkaClusterTestKit;
 import org.apache.kafka.common.test.TestKitNodes;
+import org.apache.kafka.common.utils.Exit;
 import org.apache.kafka.metadata.BrokerState;
 import org.apache.kafka.metadata.bootstrap.BootstrapMetadata;
 import org.apache.kafka.server.common.Feature;
@@ -756,8 +757,23 @@ public final class EmbeddedKafkaCluster implements KafkaService {
         }
     }
 
+    /**
+     * A broker in a test's JVM must never end that JVM: Kafka's exit and halt (a fatal broker error, or a log directory
+     * deleted while the broker still closes at the JVM's exit) are logged instead, so a test fails on what it sees and
+     * the test runner still gets the JVM's own exit code.
+     */
+    private static void keepTheJvmAlive() {
+        Exit.setExitProcedure((code, message) -> LOG.error("An embedded Kafka broker asked to exit the JVM with {}"
+                                                           + " ({}); ignored",
+                code, message));
+        Exit.setHaltProcedure((code, message) -> LOG.error("An embedded Kafka broker asked to halt the JVM with {}"
+                                                           + " ({}); ignored",
+                code, message));
+    }
+
     /** Starts the nodes of a formatted kit and waits, bounded, until the brokers are ready. */
     private static void startAndAwaitReady(KafkaClusterTestKit kit) {
+        keepTheJvmAlive();
         CompletableFuture<Void> started = CompletableFuture.runAsync(() -> {
             try {
                 kit.startup();

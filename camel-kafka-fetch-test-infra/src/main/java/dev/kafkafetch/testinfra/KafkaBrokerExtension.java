@@ -1,8 +1,6 @@
 package dev.kafkafetch.testinfra;
 
 import org.junit.jupiter.api.extension.BeforeAllCallback;
-import org.junit.jupiter.api.extension.ConditionEvaluationResult;
-import org.junit.jupiter.api.extension.ExecutionCondition;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolutionException;
@@ -17,12 +15,12 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  *   <li>the broker is running before the first {@code @BeforeAll} of the test class that uses it;</li>
  *   <li>test and lifecycle method parameters of type {@link KafkaService} get the shared broker, parameters of type
  *       {@link KafkaTestSupport} a fresh helper bound to it that is closed when the method's scope ends;</li>
- *   <li>with {@code -Dkafka.instance.type=testcontainers} and no Docker engine, the tests are skipped (disabled),
- *       never failed.</li>
+ *   <li>a requested broker that cannot start (for example {@code -Dkafka.instance.type=testcontainers} with no
+ *       Docker engine) fails the test class, never skips it: a build must not turn green with nothing run.</li>
  * </ul>
  * The broker is never stopped by this extension (a JVM shutdown hook closes it).
  */
-public final class KafkaBrokerExtension implements BeforeAllCallback, ExecutionCondition, ParameterResolver {
+public final class KafkaBrokerExtension implements BeforeAllCallback, ParameterResolver {
 
     private static final KafkaBrokerExtension SHARED = new KafkaBrokerExtension();
 
@@ -47,16 +45,6 @@ public final class KafkaBrokerExtension implements BeforeAllCallback, ExecutionC
     /** Shortcut for {@code service().bootstrapServers()}. */
     public String bootstrapServers() {
         return service().bootstrapServers();
-    }
-
-    @Override
-    public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {
-        if (KafkaServices.TYPE_TESTCONTAINERS.equals(KafkaServices.instanceType())
-            && !TestcontainersKafka.isDockerAvailable()) {
-            return ConditionEvaluationResult.disabled(
-                    "kafka.instance.type=testcontainers but no Docker engine is available");
-        }
-        return ConditionEvaluationResult.enabled("Kafka broker available (" + KafkaServices.instanceType() + ")");
     }
 
     @Override

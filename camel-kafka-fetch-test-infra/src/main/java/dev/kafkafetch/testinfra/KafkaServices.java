@@ -2,7 +2,6 @@ package dev.kafkafetch.testinfra;
 
 import java.util.Locale;
 
-import org.junit.jupiter.api.Assumptions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -14,8 +13,8 @@ import org.slf4j.LoggerFactory;
  * Selection by system properties:
  * <ul>
  *   <li>{@code -Dkafka.bootstrap.servers=host:port} &rarr; {@link ExternalKafka} (nothing started);</li>
- *   <li>{@code -Dkafka.instance.type=testcontainers} &rarr; {@link TestcontainersKafka} (a test is <em>aborted</em>,
- *       i.e. skipped, when there is no Docker engine);</li>
+ *   <li>{@code -Dkafka.instance.type=testcontainers} &rarr; {@link TestcontainersKafka}; with no Docker engine
+ *       {@link #shared()} throws (the tests fail loudly, they are not skipped);</li>
  *   <li>otherwise ({@code embedded}, the default) &rarr; a single-node {@link EmbeddedKafkaCluster}.</li>
  * </ul>
  */
@@ -64,9 +63,6 @@ public final class KafkaServices {
                         sharedFailure);
             }
             String type = instanceType();
-            if (TYPE_TESTCONTAINERS.equals(type) && !TestcontainersKafka.isDockerAvailable()) {
-                Assumptions.abort("kafka.instance.type=testcontainers but no Docker engine is available");
-            }
             try {
                 KafkaService created = create(type);
                 Runtime.getRuntime().addShutdownHook(new Thread(() -> closeWithin(created, SHUTDOWN_BOUND_MS),
@@ -113,11 +109,16 @@ public final class KafkaServices {
         return EmbeddedKafkaCluster.builder().brokers(brokers).start();
     }
 
-    private static KafkaService create(String type) {
+    /** A new broker of {@code type}; throws when the requested kind cannot start (never falls back, never skips). */
+    static KafkaService create(String type) {
         switch (type) {
             case TYPE_EXTERNAL:
                 return new ExternalKafka(System.getProperty(BOOTSTRAP_SERVERS_PROPERTY));
             case TYPE_TESTCONTAINERS:
+                if (!TestcontainersKafka.isDockerAvailable()) {
+                    throw new IllegalStateException(INSTANCE_TYPE_PROPERTY + "=" + TYPE_TESTCONTAINERS
+                                                    + " was requested but no Docker engine is available");
+                }
                 return new TestcontainersKafka();
             default:
                 return embedded(1);

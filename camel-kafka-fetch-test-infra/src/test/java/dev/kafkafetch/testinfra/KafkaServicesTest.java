@@ -4,6 +4,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExecutionCondition;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -38,12 +39,15 @@ class KafkaServicesTest {
     }
 
     @Test
-    void extensionDisablesTestsWhenTestcontainersIsChosenWithoutDocker() {
+    void testcontainersRequestedWithoutDockerFailsLoudlyInsteadOfSkipping() {
         Assumptions.assumeFalse(TestcontainersKafka.isDockerAvailable(), "a Docker engine is available here");
-        System.setProperty(KafkaServices.INSTANCE_TYPE_PROPERTY, "testcontainers");
-        assertThat(KafkaBrokerExtension.shared().evaluateExecutionCondition(null).isDisabled()).isTrue();
-        System.setProperty(KafkaServices.INSTANCE_TYPE_PROPERTY, "embedded");
-        assertThat(KafkaBrokerExtension.shared().evaluateExecutionCondition(null).isDisabled()).isFalse();
+        // create(), not shared(): a failed shared() is remembered and would fail every other test in this JVM
+        assertThatThrownBy(() -> KafkaServices.create(KafkaServices.TYPE_TESTCONTAINERS))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("kafka.instance.type=testcontainers")
+                .hasMessageContaining("no Docker engine");
+        // nothing in the extension can disable (skip) a broker-backed test
+        assertThat(KafkaBrokerExtension.shared()).isNotInstanceOf(ExecutionCondition.class);
     }
 
     @Test

@@ -116,7 +116,10 @@ class OrdersApplicationTest {
             } finally {
                 app.close();
             }
-            assertThat(app.stopSummary().committed()).isGreaterThanOrEqualTo(app.stopSummary().finishedAtStop());
+            // as above: a record routed again from a retry topic counts in finishedAtStop once more
+            OrdersApplication.StopSummary summary = app.stopSummary();
+            assertThat(summary.committed()).isGreaterThanOrEqualTo(summary.finishedAtStop() - summary.retriedAtStop())
+                    .isGreaterThan(0);
         }
     }
 

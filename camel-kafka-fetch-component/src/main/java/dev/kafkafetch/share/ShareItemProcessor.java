@@ -1,8 +1,8 @@
-package dev.kafkafetch.processor;
+package dev.kafkafetch.share;
 
-import dev.kafkafetch.KafkaFetchShareConstants;
 import dev.kafkafetch.dispatch.ItemProcessor;
 import dev.kafkafetch.dispatch.WorkItem;
+import dev.kafkafetch.processor.ExchangeBuilder;
 import org.apache.camel.AsyncCallback;
 import org.apache.camel.Exchange;
 import org.apache.camel.support.DefaultConsumer;

@@ -1,5 +1,6 @@
-package dev.kafkafetch;
+package dev.kafkafetch.share;
 
+import dev.kafkafetch.KafkaFetchConstants;
 import org.apache.camel.spi.Metadata;
 
 /**

@@ -1,17 +1,13 @@
-package dev.kafkafetch;
+package dev.kafkafetch.share;
 
-import dev.kafkafetch.share.ShareSettings;
+import dev.kafkafetch.AbstractKafkaFetchEndpoint;
 import org.apache.camel.Category;
 import org.apache.camel.Consumer;
 import org.apache.camel.Processor;
-import org.apache.camel.Producer;
-import org.apache.camel.spi.HeaderFilterStrategy;
-import org.apache.camel.spi.HeaderFilterStrategyAware;
 import org.apache.camel.spi.Metadata;
 import org.apache.camel.spi.UriEndpoint;
 import org.apache.camel.spi.UriParam;
 import org.apache.camel.spi.UriPath;
-import org.apache.camel.support.DefaultEndpoint;
 
 /**
  * Consume Kafka topics through a share group (KIP-932, queues for Kafka): several members read one partition at
@@ -25,17 +21,13 @@ import org.apache.camel.support.DefaultEndpoint;
 @UriEndpoint(firstVersion = "0.1.0", scheme = "kafka-fetch-share", title = "Kafka Fetch Share",
              syntax = "kafka-fetch-share:topic", consumerOnly = true, category = { Category.MESSAGING },
              headersClass = KafkaFetchShareConstants.class)
-public class KafkaFetchShareEndpoint extends DefaultEndpoint implements HeaderFilterStrategyAware {
+public class KafkaFetchShareEndpoint extends AbstractKafkaFetchEndpoint {
 
     @UriPath(label = "common")
     @Metadata(required = true, description = "Name of the topic to consume. Multiple topics can be separated by comma.")
     private String topic;
     @UriParam
     private KafkaFetchShareConfiguration configuration = new KafkaFetchShareConfiguration();
-    @UriParam(label = "advanced",
-              description = "Factory creating this endpoint's KafkaShareConsumers and dead-letter producer (instead of"
-                            + " the component's kafkaClientFactory).")
-    private KafkaClientFactory kafkaClientFactory;
 
     public KafkaFetchShareEndpoint(String endpointUri, KafkaFetchShareComponent component) {
         super(endpointUri, component);
@@ -47,12 +39,6 @@ public class KafkaFetchShareEndpoint extends DefaultEndpoint implements HeaderFi
     }
 
     @Override
-    public Producer createProducer() {
-        throw new UnsupportedOperationException(
-                "kafka-fetch-share is a consumer only: to send records to Kafka use camel-kafka's kafka: endpoint");
-    }
-
-    @Override
     public Consumer createConsumer(Processor processor) throws Exception {
         KafkaFetchShareConsumer consumer = new KafkaFetchShareConsumer(this, processor, shareSettings());
         configureConsumer(consumer);
@@ -61,7 +47,7 @@ public class KafkaFetchShareEndpoint extends DefaultEndpoint implements HeaderFi
 
     /** Validates the options and fixes them for the fetch tasks; the message names the faulty option. */
     public ShareSettings shareSettings() {
-        return new ShareEndpointSettings(this).build();
+        return new ShareSettingsFactory(this).build();
     }
 
     public String getTopic() {
@@ -72,38 +58,12 @@ public class KafkaFetchShareEndpoint extends DefaultEndpoint implements HeaderFi
         this.topic = topic;
     }
 
-    public KafkaClientFactory getKafkaClientFactory() {
-        return kafkaClientFactory;
-    }
-
-    public void setKafkaClientFactory(KafkaClientFactory kafkaClientFactory) {
-        this.kafkaClientFactory = kafkaClientFactory;
-    }
-
-    /** The factory the consumer uses: the endpoint's, else the component's, else the plain Kafka clients. */
-    KafkaClientFactory kafkaClientFactory() {
-        if (kafkaClientFactory != null) {
-            return kafkaClientFactory;
-        }
-        KafkaClientFactory fromComponent = getComponent().getKafkaClientFactory();
-        return fromComponent != null ? fromComponent : KafkaClientFactory.DEFAULT;
-    }
-
+    @Override
     public KafkaFetchShareConfiguration getConfiguration() {
         return configuration;
     }
 
     public void setConfiguration(KafkaFetchShareConfiguration configuration) {
         this.configuration = configuration;
-    }
-
-    @Override
-    public HeaderFilterStrategy getHeaderFilterStrategy() {
-        return configuration.getHeaderFilterStrategy();
-    }
-
-    @Override
-    public void setHeaderFilterStrategy(HeaderFilterStrategy headerFilterStrategy) {
-        configuration.setHeaderFilterStrategy(headerFilterStrategy);
     }
 }

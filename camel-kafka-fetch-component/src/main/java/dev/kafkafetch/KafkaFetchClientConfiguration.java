@@ -3,7 +3,6 @@ package dev.kafkafetch;
 import java.util.HashMap;
 import java.util.Map;
 
-import dev.kafkafetch.dispatch.Ordering;
 import dev.kafkafetch.error.PollOnError;
 import dev.kafkafetch.security.KafkaAuthType;
 import dev.kafkafetch.serde.DefaultKafkaHeaderDeserializer;
@@ -17,37 +16,49 @@ import org.apache.camel.spi.UriParams;
 import org.apache.camel.support.jsse.SSLContextParameters;
 
 /**
- * Every option of a {@code kafka-fetch-share} endpoint: the options of {@code kafka-fetch} that a share consumer can
- * have, under the same names and defaults (except {@code ordering}, UNORDERED here), plus
- * {@code maxDeliveryAttempts}. The component keeps one instance ({@code camel.component.kafka-fetch-share.<option>})
- * and each endpoint gets a {@link #copy()} on which the URI's options are set. Nothing is validated here: the
- * endpoint checks every option when the route starts, and the component refuses, naming them, the options of
- * {@code kafka-fetch} a share group cannot have.
+ * The options both schemes share: the group, the fetch tasks and their concurrency, poll, commit and stop times,
+ * brokers and client identity, the Kafka client's fetch, request and backoff settings, deserializers and header
+ * handling, pass-through client settings, the poll error strategy, and every security, TLS, Kerberos and OAuth option.
+ * {@link KafkaFetchConfiguration} ({@code kafka-fetch}) and the share scheme's configuration extend it with their own
+ * options, as camel-amqp's configuration extends camel-jms's; the catalog lists the options of both levels under each
+ * scheme, and where a shared option means something particular to one scheme its text says so. The options whose
+ * default or bounds differ (maxPollRecords, maxInFlightRecords, deadLetterTopic, ordering) are each scheme's own.
+ * {@link SecuritySettings} reads the security options from here, whichever the scheme. Nothing is validated here:
+ * each scheme checks its options when the route starts.
  */
 @UriParams
-public class KafkaFetchShareConfiguration implements Cloneable, HeaderFilterStrategyAware {
+public abstract class KafkaFetchClientConfiguration implements Cloneable, HeaderFilterStrategyAware {
 
+    @UriParam(label = "consumer",
+              description = "The group this route's fetch tasks belong to: a consumer group (kafka-fetch) or a share group (kafka-fetch-share). Required: kafka-fetch never invents a random group.")
+    private String groupId;
+    @UriParam(label = "consumer", defaultValue = "1",
+              description = "The number of fetch tasks: each runs its own thread and its own Kafka consumer, a member of the group. In a share group (kafka-fetch-share) several members may read the same partition at once, and each of the consumersCount windows of maxConcurrency slots is fed by consumersPerWindow share consumers (tasks; 1 by default).")
+    private int consumersCount = 1;
+    @UriParam(label = "consumer", defaultValue = "5000", javaType = "java.time.Duration",
+              description = "The timeout used when polling the Kafka consumer while the fetch task holds no record in flight. A number of milliseconds or a duration such as 5s.")
+    private Long pollTimeoutMs = 5000L;
+    @UriParam(label = "consumer", defaultValue = "5000", javaType = "java.time.Duration",
+              description = "The maximum time to wait for a synchronous commit: of offsets (kafka-fetch), or of acknowledgements, lock renewals and the last acknowledgements on stop included (kafka-fetch-share). Milliseconds, or a duration such as 5s.")
+    private Long commitTimeoutMs = 5000L;
+    @UriParam(label = "common", defaultValue = "30000",
+              description = "Time in ms to wait, on stop, for records already in the route to finish before committing (kafka-fetch) or acknowledging (kafka-fetch-share) what finished and closing.")
+    private int shutdownTimeout = 30000;
+    @UriParam(label = "common", prefix = "additionalProperties.", multiValue = true,
+              description = "Sets additional properties for the Kafka consumer (additionalProperties.xxx=yyy), for settings without an option of their own. Settings that would break the guarantees are refused: deserializer classes, enable.auto.commit=true, and for kafka-fetch-share the settings a share consumer refuses and the acknowledgement and acquire modes the component manages.")
+    private Map<String, Object> additionalProperties = new HashMap<>();
+    @UriParam(label = "consumer", defaultValue = "1",
+              description = "How many records of one fetch task may be in the route at once. Larger values process slow routes in parallel beyond the partition count, in the order chosen by ordering.")
+    private int maxConcurrency = 1;
     @UriParam(label = "common",
               description = "URL of the Kafka brokers to use. The format is host1:port1,host2:port2. Required.")
     private String brokers;
     @UriParam(label = "common",
               description = "The client id sent with each request to help trace calls. With consumersCount above 1, each fetch task appends a dash and its index.")
     private String clientId;
-    @UriParam(label = "consumer",
-              description = "The share group this route's fetch tasks belong to. Required.")
-    private String groupId;
-    @UriParam(label = "consumer", defaultValue = "1",
-              description = "The number of fetch tasks: each runs its own thread and its own KafkaShareConsumer, a member of the share group. Several members may read the same partition at once.")
-    private int consumersCount = 1;
-    @UriParam(label = "consumer", defaultValue = "500",
-              description = "The most records one poll acquires (the consumer runs with share.acquire.mode=record_limit, so it never holds more). A member polls again once every record of its last poll is acknowledged.")
-    private Integer maxPollRecords = 500;
     @UriParam(label = "consumer", javaType = "java.time.Duration",
               description = "The maximum delay between invocations of poll() before the consumer is considered failed (Kafka's max.poll.interval.ms). kafka-fetch keeps polling while the route works, so slow routes do not need a large value.")
     private Integer maxPollIntervalMs;
-    @UriParam(label = "consumer", defaultValue = "5000", javaType = "java.time.Duration",
-              description = "The timeout used when polling the KafkaShareConsumer while the member holds no record. A number of milliseconds or a duration such as 5s.")
-    private Long pollTimeoutMs = 5000L;
     @UriParam(label = "consumer", defaultValue = "org.apache.kafka.common.serialization.StringDeserializer",
               description = "Deserializer class for the key. Runs on the fetch thread, per record: a record that fails to deserialize fails alone, at its partition and offset.")
     private String keyDeserializer = "org.apache.kafka.common.serialization.StringDeserializer";
@@ -60,24 +71,6 @@ public class KafkaFetchShareConfiguration implements Cloneable, HeaderFilterStra
     @UriParam(label = "common,advanced",
               description = "To use a custom HeaderFilterStrategy to filter Kafka record headers into Camel message headers.")
     private HeaderFilterStrategy headerFilterStrategy = new KafkaFetchHeaderFilterStrategy();
-    @UriParam(label = "consumer", defaultValue = "5000", javaType = "java.time.Duration",
-              description = "The maximum time to wait for a synchronous acknowledgement commit (lock renewals, and the last acknowledgements on stop), in milliseconds or a duration such as 5s.")
-    private Long commitTimeoutMs = 5000L;
-    @UriParam(label = "common", defaultValue = "30000",
-              description = "Time in ms to wait, on stop, for records already in the route to finish (they are then accepted) before closing; records acquired but not started are released at once.")
-    private int shutdownTimeout = 30000;
-    @UriParam(label = "common", prefix = "additionalProperties.", multiValue = true,
-              description = "Sets additional properties for the KafkaShareConsumer (additionalProperties.xxx=yyy), for settings without an option of their own. Settings a share consumer refuses, and the acknowledgement and acquire modes the component manages, are refused.")
-    private Map<String, Object> additionalProperties = new HashMap<>();
-    @UriParam(label = "consumer", defaultValue = "1",
-              description = "How many records of one fetch task may be in the route at once.")
-    private int maxConcurrency = 1;
-    @UriParam(label = "consumer", defaultValue = "5000",
-              description = "The most records one fetch task holds (acquired and not acknowledged). Must be at least maxPollRecords; as a member polls only once its last poll is acknowledged, it holds at most maxPollRecords.")
-    private int maxInFlightRecords = 5000;
-    @UriParam(label = "consumer",
-              description = "Topic receiving the records that still fail on their last delivery (maxDeliveryAttempts), and the records that cannot be deserialized, with provenance headers. Such a record is accepted only once the broker acknowledged its dead letter; without a dead-letter topic it is rejected.")
-    private String deadLetterTopic;
     @UriParam(label = "consumer", defaultValue = "ERROR_HANDLER",
               description = "What to do if poll() throws: DISCARD, ERROR_HANDLER, RECONNECT, RETRY or STOP. Authentication and authorization errors always stop the task. A component-level pollExceptionStrategy overrides it.")
     private PollOnError pollOnError = PollOnError.ERROR_HANDLER;
@@ -221,70 +214,20 @@ public class KafkaFetchShareConfiguration implements Cloneable, HeaderFilterStra
     @UriParam(label = "common,security",
               description = "SSL configuration using a Camel SSLContextParameters object. If configured, it's applied before the other SSL endpoint parameters. NOTE: Kafka only supports loading keystore from file locations, so prefix the location with file: in the KeyStoreParameters.resource option.")
     private SSLContextParameters sslContextParameters;
-    @UriParam(label = "consumer", defaultValue = "UNORDERED", enums = "UNORDERED,KEY",
-              description = "Which records this member may run at the same time: UNORDERED (any, up to maxConcurrency) or KEY (one at a time per key within a partition, among the records this member holds; null keys are all different). Share groups give no order across members, so PARTITION is refused.")
-    private Ordering ordering = Ordering.UNORDERED;
-    @UriParam(label = "consumer", defaultValue = "5",
-              description = "How many deliveries (the broker's delivery count, header CamelKafkaFetchDeliveryCount) a record gets before its failure is final: a record still failed after Camel's error handler is released for redelivery (possibly to another member) while deliveries remain, and on its last one goes to the deadLetterTopic (or is rejected). Bounded by the group's share.delivery.count.limit (Kafka's default 5), which the fetch tasks read when they connect: the lower of the two counts.")
-    private int maxDeliveryAttempts = 5;
 
-    /** A copy for one endpoint, with a map of additional properties of its own. */
-    public KafkaFetchShareConfiguration copy() {
+    /**
+     * A copy for one endpoint: the same values, with a map of additional properties of its own (the objects such as
+     * deserializers and strategies are shared, as camel-kafka shares them).
+     */
+    public KafkaFetchClientConfiguration copy() {
         try {
-            KafkaFetchShareConfiguration copy = (KafkaFetchShareConfiguration) clone();
+            KafkaFetchClientConfiguration copy = (KafkaFetchClientConfiguration) clone();
             copy.additionalProperties = additionalProperties == null ? new HashMap<>()
                     : new HashMap<>(additionalProperties);
             return copy;
         } catch (CloneNotSupportedException e) {
             throw new RuntimeCamelException(e);
         }
-    }
-
-    /**
-     * The connection and security options as a {@link KafkaFetchConfiguration}, so that the client settings are built
-     * exactly as {@code kafka-fetch} builds them.
-     */
-    KafkaFetchConfiguration connectionOptions() {
-        KafkaFetchConfiguration c = new KafkaFetchConfiguration();
-        c.setSecurityProtocol(getSecurityProtocol());
-        c.setSaslMechanism(getSaslMechanism());
-        c.setSaslJaasConfig(getSaslJaasConfig());
-        c.setSaslAuthType(getSaslAuthType());
-        c.setSaslUsername(getSaslUsername());
-        c.setSaslPassword(getSaslPassword());
-        c.setSslKeystoreLocation(getSslKeystoreLocation());
-        c.setSslKeystorePassword(getSslKeystorePassword());
-        c.setSslKeyPassword(getSslKeyPassword());
-        c.setSslKeystoreType(getSslKeystoreType());
-        c.setSslTruststoreLocation(getSslTruststoreLocation());
-        c.setSslTruststorePassword(getSslTruststorePassword());
-        c.setSslTruststoreType(getSslTruststoreType());
-        c.setSslProtocol(getSslProtocol());
-        c.setSslEnabledProtocols(getSslEnabledProtocols());
-        c.setSslEndpointAlgorithm(getSslEndpointAlgorithm());
-        c.setSslKeymanagerAlgorithm(getSslKeymanagerAlgorithm());
-        c.setSslTrustmanagerAlgorithm(getSslTrustmanagerAlgorithm());
-        c.setSslCipherSuites(getSslCipherSuites());
-        c.setSslProvider(getSslProvider());
-        c.setSaslKerberosServiceName(getSaslKerberosServiceName());
-        c.setKerberosInitCmd(getKerberosInitCmd());
-        c.setKerberosBeforeReloginMinTime(getKerberosBeforeReloginMinTime());
-        c.setKerberosRenewJitter(getKerberosRenewJitter());
-        c.setKerberosRenewWindowFactor(getKerberosRenewWindowFactor());
-        c.setKerberosPrincipalToLocalRules(getKerberosPrincipalToLocalRules());
-        c.setKerberosConfigLocation(getKerberosConfigLocation());
-        c.setOauthClientId(getOauthClientId());
-        c.setOauthClientSecret(getOauthClientSecret());
-        c.setOauthTokenEndpointUri(getOauthTokenEndpointUri());
-        c.setOauthScope(getOauthScope());
-        c.setSslContextParameters(getSslContextParameters());
-        c.setBrokers(getBrokers());
-        c.setClientId(getClientId());
-        c.setMetadataMaxAgeMs(getMetadataMaxAgeMs());
-        c.setReconnectBackoffMaxMs(getReconnectBackoffMaxMs());
-        c.setRetryBackoffMs(getRetryBackoffMs());
-        c.setRetryBackoffMaxMs(getRetryBackoffMaxMs());
-        return c;
     }
 
     public String getBrokers() {
@@ -303,44 +246,12 @@ public class KafkaFetchShareConfiguration implements Cloneable, HeaderFilterStra
         this.clientId = clientId;
     }
 
-    public String getGroupId() {
-        return groupId;
-    }
-
-    public void setGroupId(String groupId) {
-        this.groupId = groupId;
-    }
-
-    public int getConsumersCount() {
-        return consumersCount;
-    }
-
-    public void setConsumersCount(int consumersCount) {
-        this.consumersCount = consumersCount;
-    }
-
-    public Integer getMaxPollRecords() {
-        return maxPollRecords;
-    }
-
-    public void setMaxPollRecords(Integer maxPollRecords) {
-        this.maxPollRecords = maxPollRecords;
-    }
-
     public Integer getMaxPollIntervalMs() {
         return maxPollIntervalMs;
     }
 
     public void setMaxPollIntervalMs(Integer maxPollIntervalMs) {
         this.maxPollIntervalMs = maxPollIntervalMs;
-    }
-
-    public Long getPollTimeoutMs() {
-        return pollTimeoutMs;
-    }
-
-    public void setPollTimeoutMs(Long pollTimeoutMs) {
-        this.pollTimeoutMs = pollTimeoutMs;
     }
 
     public String getKeyDeserializer() {
@@ -373,54 +284,6 @@ public class KafkaFetchShareConfiguration implements Cloneable, HeaderFilterStra
 
     public void setHeaderFilterStrategy(HeaderFilterStrategy headerFilterStrategy) {
         this.headerFilterStrategy = headerFilterStrategy;
-    }
-
-    public Long getCommitTimeoutMs() {
-        return commitTimeoutMs;
-    }
-
-    public void setCommitTimeoutMs(Long commitTimeoutMs) {
-        this.commitTimeoutMs = commitTimeoutMs;
-    }
-
-    public int getShutdownTimeout() {
-        return shutdownTimeout;
-    }
-
-    public void setShutdownTimeout(int shutdownTimeout) {
-        this.shutdownTimeout = shutdownTimeout;
-    }
-
-    public Map<String, Object> getAdditionalProperties() {
-        return additionalProperties;
-    }
-
-    public void setAdditionalProperties(Map<String, Object> additionalProperties) {
-        this.additionalProperties = additionalProperties;
-    }
-
-    public int getMaxConcurrency() {
-        return maxConcurrency;
-    }
-
-    public void setMaxConcurrency(int maxConcurrency) {
-        this.maxConcurrency = maxConcurrency;
-    }
-
-    public int getMaxInFlightRecords() {
-        return maxInFlightRecords;
-    }
-
-    public void setMaxInFlightRecords(int maxInFlightRecords) {
-        this.maxInFlightRecords = maxInFlightRecords;
-    }
-
-    public String getDeadLetterTopic() {
-        return deadLetterTopic;
-    }
-
-    public void setDeadLetterTopic(String deadLetterTopic) {
-        this.deadLetterTopic = deadLetterTopic;
     }
 
     public PollOnError getPollOnError() {
@@ -791,19 +654,59 @@ public class KafkaFetchShareConfiguration implements Cloneable, HeaderFilterStra
         this.sslContextParameters = sslContextParameters;
     }
 
-    public Ordering getOrdering() {
-        return ordering;
+    public String getGroupId() {
+        return groupId;
     }
 
-    public void setOrdering(Ordering ordering) {
-        this.ordering = ordering;
+    public void setGroupId(String groupId) {
+        this.groupId = groupId;
     }
 
-    public int getMaxDeliveryAttempts() {
-        return maxDeliveryAttempts;
+    public int getConsumersCount() {
+        return consumersCount;
     }
 
-    public void setMaxDeliveryAttempts(int maxDeliveryAttempts) {
-        this.maxDeliveryAttempts = maxDeliveryAttempts;
+    public void setConsumersCount(int consumersCount) {
+        this.consumersCount = consumersCount;
+    }
+
+    public Long getPollTimeoutMs() {
+        return pollTimeoutMs;
+    }
+
+    public void setPollTimeoutMs(Long pollTimeoutMs) {
+        this.pollTimeoutMs = pollTimeoutMs;
+    }
+
+    public Long getCommitTimeoutMs() {
+        return commitTimeoutMs;
+    }
+
+    public void setCommitTimeoutMs(Long commitTimeoutMs) {
+        this.commitTimeoutMs = commitTimeoutMs;
+    }
+
+    public int getShutdownTimeout() {
+        return shutdownTimeout;
+    }
+
+    public void setShutdownTimeout(int shutdownTimeout) {
+        this.shutdownTimeout = shutdownTimeout;
+    }
+
+    public Map<String, Object> getAdditionalProperties() {
+        return additionalProperties;
+    }
+
+    public void setAdditionalProperties(Map<String, Object> additionalProperties) {
+        this.additionalProperties = additionalProperties;
+    }
+
+    public int getMaxConcurrency() {
+        return maxConcurrency;
+    }
+
+    public void setMaxConcurrency(int maxConcurrency) {
+        this.maxConcurrency = maxConcurrency;
     }
 }

@@ -1,0 +1,98 @@
+package dev.kafkafetch.task;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+
+import dev.kafkafetch.commit.OffsetStore;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Where a fetch task's newly assigned partitions start: {@code seekTo} for the partitions of the route's first
+ * assignment ({@link FirstAssignment}), else the position the offset store holds (offsetRepository, a resume
+ * strategy), else the group's committed offset (Kafka's own choice, with autoOffsetReset when there is none).
+ * <p>
+ * Guarantee: a partition that is not part of the route's first assignment (a retry topic, one taken over later) is
+ * never sought to its beginning or end. Fetch thread only, inside the assignment callback.
+ */
+final class StartOffsets {
+
+    private static final Logger LOG = LoggerFactory.getLogger(StartOffsets.class);
+
+    private final String taskName;
+    private final TaskSettings settings;
+    private FirstAssignment firstAssignment;
+    private OffsetStore offsetStore = OffsetStore.NONE;
+    private boolean firstRebalance = true;
+
+    StartOffsets(String taskName, TaskSettings settings) {
+        this.taskName = taskName;
+        this.settings = settings;
+        this.firstAssignment = new FirstAssignment(1, settings.retries());
+    }
+
+    /** The route's first assignment, shared by its tasks; set before the task runs (alone by default). */
+    void setFirstAssignment(FirstAssignment firstAssignment) {
+        this.firstAssignment = firstAssignment;
+    }
+
+    void setOffsetStore(OffsetStore offsetStore) {
+        this.offsetStore = offsetStore;
+    }
+
+    /**
+     * A rebalance assigned {@code partitions} (possibly none): seeks them where they start, and returns what the group
+     * committed for those that start there (so metrics show it, and the offset map can be read).
+     */
+    Map<TopicPartition, OffsetAndMetadata> start(TaskConsumer consumer, Collection<TopicPartition> partitions) {
+        List<TopicPartition> seek = settings.seekTo() != null
+                ? firstAssignment.assigned(partitions, firstRebalance) : List.of();
+        firstRebalance = false;
+        if (partitions.isEmpty()) {
+            return Map.of();
+        }
+        List<TopicPartition> rest = new ArrayList<>(partitions);
+        rest.removeAll(seek);
+        if (!seek.isEmpty()) {
+            if (settings.seekTo() == SeekPolicy.BEGINNING) {
+                consumer.seekToBeginning(seek);
+            } else {
+                consumer.seekToEnd(seek);
+            }
+            LOG.info("Fetch task {}: {} start at their {} (seekTo, the route's first assignment)", taskName, seek,
+                    settings.seekTo());
+        }
+        for (TopicPartition tp : rest) {
+            long offset = offsetStore.startOffset(tp);
+            if (offset >= 0) {
+                consumer.seek(tp, offset);
+                LOG.info("Fetch task {}: {} starts at offset {} held by the offset store", taskName, tp, offset);
+            }
+        }
+        return rest.isEmpty() ? Map.of() : committed(consumer, rest);
+    }
+
+    private Map<TopicPartition, OffsetAndMetadata> committed(TaskConsumer consumer, List<TopicPartition> partitions) {
+        try {
+            Map<TopicPartition, OffsetAndMetadata> map = consumer.committed(new HashSet<>(partitions),
+                    Duration.ofMillis(settings.commitTimeoutMs()));
+            Map<TopicPartition, OffsetAndMetadata> result = new HashMap<>();
+            map.forEach((tp, o) -> {
+                if (o != null) {
+                    result.put(tp, o);
+                }
+            });
+            return result;
+        } catch (RuntimeException e) {
+            LOG.debug("Fetch task {}: committed offsets unknown: {}", taskName, e.toString());
+            return Map.of();
+        }
+    }
+}
