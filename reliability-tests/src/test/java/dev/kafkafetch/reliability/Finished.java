@@ -32,6 +32,11 @@ final class Finished implements Processor {
         return all.size();
     }
 
+    /** How many different records finished. */
+    int distinctCount() {
+        return distinct.size();
+    }
+
     boolean containsAll(Set<String> ids) {
         return distinct.containsAll(ids);
     }

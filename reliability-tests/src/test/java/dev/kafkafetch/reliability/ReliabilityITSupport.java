@@ -85,7 +85,8 @@ public abstract class ReliabilityITSupport {
 
     /**
      * A kafka-fetch URI with the suite's timings: fast commits, short sessions, the variant's window options and
-     * {@code maxPollRecords}/{@code maxInFlightRecords} fixed so duplicate bounds can be computed.
+     * {@code maxPollRecords}/{@code maxInFlightRecords} fixed so duplicate bounds can be computed; then
+     * {@code -Dreliability.uriOptions=a=1&b=2}, to run a scenario with other options (e.g. to compare commit timings).
      */
     static String uri(String bootstrap, String topic, String group, String variant, String extra) {
         Map<String, String> options = new LinkedHashMap<>();
@@ -99,6 +100,7 @@ public abstract class ReliabilityITSupport {
         options.put("maxInFlightRecords", Integer.toString(MAX_IN_FLIGHT));
         put(options, variant);
         put(options, extra);
+        put(options, System.getProperty("reliability.uriOptions")); // e.g. camel-kafka's commit timing, to compare
         StringBuilder sb = new StringBuilder("kafka-fetch:").append(topic);
         char sep = '?';
         for (Map.Entry<String, String> e : options.entrySet()) {

@@ -26,6 +26,10 @@ import org.apache.kafka.common.TopicPartition;
  *       attempt of its records reaches it —, or it failed in the last retry topic without one). With
  *       {@code retryDelays} a record succeeding on any attempt (from the source or a retry topic) is completed; a record handed to a retry topic counts finished in its source partition, so an unresolved
  *       record is lost only when every retry letter of it was committed past too, else it is stuck.</li>
+ *   <li><b>seekTo</b> ({@link SoakSeekTo}): with END, records of a member's first assignment below the first offset
+ *       it routed there may be skipped (neither lost nor stuck; the committed offset may stay below them); with
+ *       BEGINNING, the replays at the start of a member's first partitions add to the duplicate bound. Nothing else:
+ *       a retry topic or a partition taken over later that is sought shows up as lost or duplicated.</li>
  *   <li><b>no overlap</b> of two executions of one lane: a partition (PARTITION) or a key of a partition (KEY); a
  *       record read from a retry topic runs in the lane of its partition (and key) there, not in its source lane.
  *       <em>Within one fetch task</em> (one member, i.e. one CamelContext or JVM incarnation, with
@@ -48,15 +52,25 @@ import org.apache.kafka.common.TopicPartition;
  *       records that failed, have a retry letter or ran from a retry topic are left out too: a retried record leaves
  *       its partition's and key's order by design.</li>
  *   <li><b>duplicates</b> (completions + dead letters beyond one per record) within the bound the combination's
- *       options and faults give ({@link #dupBound}).</li>
+ *       options and faults give ({@link #dupBound}) and, with {@code autoCommitEnable}, within {@link #MAX_DUP_RATIO}
+ *       of the records produced (seekTo=BEGINNING's replays aside); and,
+ *       from the history, no execution of a record that an accepted commit had already covered
+ *       ({@link SoakCommittedRedeliveries}; a run that logged no commit fails, as the check would have nothing).</li>
  *   <li><b>no hang</b>: no record left neither resolved nor committed past when the run stops waiting (thread dumps
  *       then); bounded memory (records held per task since the
  *       committable offset never above maxInFlightRecords; no child JVM out of memory), no undeserializable record
- *       routed, every dead letter attributable, group generations changing only near a membership fault, and (with
+ *       routed, every dead letter attributable, group generations changing only near a membership fault (a start,
+ *       stop, kill, broker restart, or a task's first sample, when a slow child JVM really joins), and (with
  *       autoCommitEnable) committed offsets at the end of every partition after the final stop.</li>
  * </ul>
  */
 final class SoakChecker {
+
+    /**
+     * The most duplicates a run whose commits kafka-fetch makes ({@code autoCommitEnable}) may have, as a share of the
+     * records produced (seekTo=BEGINNING's replays aside), whatever its bound.
+     */
+    static final double MAX_DUP_RATIO = 0.1;
 
     private final SoakCase soakCase;
     private final SoakOptions o;
@@ -76,6 +90,10 @@ final class SoakChecker {
         this.deadLetters = deadLetters;
         this.retryLetters = retryLetters;
         produced.forEach((n, pos) -> byPosition.put(pos, n));
+    }
+
+    private SoakSeekTo seekTo() {
+        return new SoakSeekTo(o.extra().seekTo(), h);
     }
 
     private SoakOutcomes outcomes() {
@@ -108,9 +126,10 @@ final class SoakChecker {
     /** Produced records not resolved yet (used while waiting for the run to drain). */
     Set<Integer> unresolved() {
         SoakOutcomes out = outcomes();
+        SoakSeekTo seek = seekTo();
         Set<Integer> open = new HashSet<>();
         for (Integer n : produced.keySet()) {
-            if (!out.resolved(n)) {
+            if (!out.resolved(n) && !seek.mayBeSkipped(produced.get(n))) {
                 open.add(n);
             }
         }
@@ -140,8 +159,9 @@ final class SoakChecker {
         // every retry topic holding a letter of theirs), else stuck (a hang)
         Map<Integer, IdProducer.Position> lost = new TreeMap<>();
         Map<Integer, IdProducer.Position> stuck = new TreeMap<>();
+        SoakSeekTo seek = seekTo();
         produced.forEach((n, pos) -> {
-            if (!out.resolved(n)) {
+            if (!out.resolved(n) && !seek.mayBeSkipped(pos)) { // seekTo=END skips records before a first assignment
                 boolean committedPast = pos.offset() < committed.getOrDefault(pos.partition(), 0L);
                 for (SoakDeadLetters.DeadLetter l : out.retryLetters.getOrDefault(n, List.of())) {
                     TopicPartition where = new TopicPartition(l.topic(), l.letterPartition());
@@ -192,10 +212,35 @@ final class SoakChecker {
             }
         }
         Bound bound = dupBound(out.failedExecutions, stalledDeadLetters);
+        long replays = seek.allowedReplays(); // seekTo=BEGINNING replays a member's first partitions
+        if (replays > 0) {
+            bound = new Bound(bound.value + replays, bound.formula + "+seekToBeginningReplays" + replays);
+        }
         if (dups > bound.value) {
             why.add("dup");
             details.append("  duplicates ").append(dups).append(" > bound ").append(bound.formula).append(" e.g. ")
                     .append(dupExamples).append('\n');
+        }
+        // a bound near the records produced could not fire: where kafka-fetch makes the commits, whatever the options
+        // allow, a run re-delivering more than this share of its records (besides seekTo=BEGINNING's replays) fails;
+        // with manual commits only, the route decides what is committed, and the bound alone applies
+        long cap = o.autoCommitEnable() ? (long) (MAX_DUP_RATIO * produced.size()) + replays : Long.MAX_VALUE;
+        if (dups > cap) {
+            why.add("dup-ratio");
+            details.append("  duplicates ").append(dups).append(" > ").append(MAX_DUP_RATIO)
+                    .append(" of the records produced (").append(cap).append(")\n");
+        }
+
+        // re-runs of committed work: from the history, whatever the bound
+        SoakCommittedRedeliveries committedRuns = new SoakCommittedRedeliveries(h, seek);
+        List<SoakCommittedRedeliveries.Redelivery> reruns = committedRuns.find();
+        if (!reruns.isEmpty()) {
+            why.add("committed-rerun");
+            details.append("  ").append(reruns.size()).append(" execution(s) of records a commit had covered:\n");
+            reruns.stream().limit(10).forEach(r -> details.append("    ").append(r).append('\n'));
+        }
+        if (committedRuns.commitsSeen() == 0 && !produced.isEmpty()) {
+            why.add("no-commits"); // nothing to check re-runs against: the commit log or the commits are broken
         }
 
         // overlaps and order
@@ -266,7 +311,7 @@ final class SoakChecker {
             List<String> behind = new ArrayList<>();
             endOffsets.forEach((p, end) -> {
                 long c = committed.getOrDefault(p, 0L);
-                if (o.autoCommitEnable() ? c != end : c > end) {
+                if ((o.autoCommitEnable() ? c != end : c > end) && !skippedUpTo(seek, p, c, end)) {
                     behind.add("p" + p + " committed " + c + " end " + end);
                 }
             });
@@ -296,7 +341,7 @@ final class SoakChecker {
 
         String line = "SOAK seed=" + soakCase.seed() + " options=" + o.describe() + " faults="
                       + soakCase.schedule().describe() + " records=" + produced.size() + " lost=" + lost.size()
-                      + (hang ? " stuck=" + stuck.size() : "") + " dup=" + dups + "/" + bound.value
+                      + (hang ? " stuck=" + stuck.size() : "") + " dup=" + dups + "/" + Math.min(bound.value, cap)
                       + " order-violations=" + (overlaps + inversions)
                       + " verdict=" + (why.isEmpty() ? "PASS" : "FAIL")
                       + (why.isEmpty() ? "" : " why=" + String.join(",", why))
@@ -305,9 +350,25 @@ final class SoakChecker {
                       + ",skipped:" + out.skipped.size() + ",failedExecs:" + out.failedExecutions + ",overlaps:"
                       + overlaps
                       + ",inversions:" + inversions + ",heldMax:" + maxHeld + "/" + o.maxInFlightRecords()
-                      + ",dupRatio:" + ratio(dups, bound.value);
-        details.insert(0, "  dupBound " + bound.formula + "\n");
+                      + ",dupRatio:" + ratio(dups, bound.value) + ",commits:" + committedRuns.commitsSeen()
+                      + ",committedReruns:" + reruns.size() + ",dupPerRecord:" + ratio(dups, produced.size());
+        line += " dupBound=" + (cap == Long.MAX_VALUE ? bound.formula + " (manual commits only: no cap)"
+                : "min(" + bound.formula + ";" + MAX_DUP_RATIO + "*records+replays=" + cap + ")");
         return new SoakVerdict(soakCase.seed(), line, why.isEmpty(), details.toString());
+    }
+
+    /** True when every record from {@code from} to {@code end} may have been skipped by seekTo=END (none committed). */
+    private boolean skippedUpTo(SoakSeekTo seek, int partition, long from, long end) {
+        if (from >= end) {
+            return false;
+        }
+        for (long off = from; off < end; off++) {
+            IdProducer.Position pos = new IdProducer.Position(partition, off);
+            if (byPosition.containsKey(pos) && !seek.mayBeSkipped(pos)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private record Bound(long value, String formula) {
@@ -555,6 +616,16 @@ final class SoakChecker {
         Map<String, Integer> last = new HashMap<>();
         List<SoakHistory.Assignment> sorted = new ArrayList<>(h.assignments);
         sorted.sort(Comparator.comparingLong(SoakHistory.Assignment::micros));
+        // a task's first sample is when it really joins: a child JVM starting under load may take longer than the
+        // window after its start event
+        List<Long> joins = new ArrayList<>();
+        for (SoakHistory.Assignment a : sorted) {
+            if (!last.containsKey(a.member() + "/" + a.task())) {
+                last.put(a.member() + "/" + a.task(), a.generation());
+                joins.add(a.micros());
+            }
+        }
+        last.clear();
         int count = 0;
         for (SoakHistory.Assignment a : sorted) {
             String task = a.member() + "/" + a.task();
@@ -563,6 +634,12 @@ final class SoakChecker {
                 continue;
             }
             boolean explained = false;
+            for (long join : joins) {
+                if (join <= a.micros() && join >= a.micros() - window) {
+                    explained = true;
+                    break;
+                }
+            }
             for (SoakHistory.Life l : h.lives) {
                 boolean membership = switch (l.what()) {
                     case "start", "stop", "stopped", "kill", "final-stop", "broker-stop", "broker-start" -> true;

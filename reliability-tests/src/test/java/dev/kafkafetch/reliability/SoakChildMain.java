@@ -11,7 +11,8 @@ import org.apache.camel.impl.DefaultCamelContext;
 
 /**
  * The main class of a child-JVM soak member: {@code <seed> <member> <history file> <uri>}. It derives the combination
- * from the seed (the same plan of misbehaving records as the test JVM), runs the soak route, and obeys the commands on
+ * from the seed (the same plan of misbehaving records as the test JVM; a share-group one for a
+ * {@code kafka-fetch-share:} URI), runs the soak route, and obeys the commands on
  * its standard input: {@code suspend}, {@code resume}, {@code stop} (graceful, then exit), {@code dump} (print the
  * kafka-fetch threads). It halts when the test JVM that started it is gone, so no consumer outlives a crashed test.
  */
@@ -41,7 +42,8 @@ public final class SoakChildMain {
         watchdog.setDaemon(true);
         watchdog.start();
 
-        SoakCase soakCase = SoakGenerator.generate(seed);
+        SoakCase soakCase = uri.startsWith(ShareSoakOptions.SCHEME) ? ShareSoakGenerator.generate(seed).routeCase()
+                : SoakGenerator.generate(seed);
         SoakHistoryLog log = new SoakHistoryLog(history);
         SoakRoute route = new SoakRoute(member, log, soakCase);
         CamelContext context = new DefaultCamelContext();

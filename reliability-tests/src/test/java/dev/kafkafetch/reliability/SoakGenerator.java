@@ -1,10 +1,12 @@
 package dev.kafkafetch.reliability;
 
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.TreeSet;
 
 /**
@@ -19,7 +21,8 @@ import java.util.TreeSet;
  * <p>
  * The options added since the first soak ({@link SoakOptions.Extra}: offsetMap, Micrometer meters, retryDelays,
  * fetchWaitMaxMs, maxPartitionFetchBytes, commitTimeoutMs) are drawn afterwards from a second random stream derived
- * from the seed (pooled exchanges from a third), so that every seed still gives the combination of options, faults and records it gave before they
+ * from the seed (pooled exchanges from a third, seekTo from a fourth, commits through finishedCommitIntervalMs from a
+ * fifth), so that every seed still gives the combination of options, faults and records it gave before they
  * existed (the CI seeds keep covering what they were picked for) and only gains the new knobs. A draw of them the
  * endpoint refuses with the rest (retryDelays with breakOnFirstError) is drawn again from that stream; retryDelays
  * with no failing record in the plan gets a few from that stream too.
@@ -38,6 +41,15 @@ final class SoakGenerator {
     private static final long EXTRA_STREAM = 0x736f616b32L;
     /** Mixed into the seed for the pooled-exchanges draw ("soak3"). */
     private static final long POOLED_STREAM = 0x736f616b33L;
+    /** Mixed into the seed for the seekTo draw ("soak4"). */
+    private static final long SEEK_STREAM = 0x736f616b34L;
+    /** Mixed into the seed for the finished-commits draw ("soak5"). */
+    private static final long FINISHED_COMMITS_STREAM = 0x736f616b35L;
+
+    /** {@link SoakIT#CI_SEEDS} picked before seekTo was drawn: they draw no seekTo (END skipped their records). */
+    private static final Set<Long> PICKED_BEFORE_SEEK_TO = Set.of(6853209322855359059L, 1097143869609705780L,
+            6090955138321724653L, 3763424168673994049L, 9220132835808972923L, 8756736753456859088L,
+            644372720638159251L, 578646790945017516L, 6517121191564368095L, 8504527014228270023L);
 
     private SoakGenerator() {
     }
@@ -56,6 +68,15 @@ final class SoakGenerator {
                 // pooled exchanges come from a stream of their own, so the knobs above keep every seed's values
                 boolean pooled = new Random(mix(seed) ^ POOLED_STREAM).nextInt(100) < 40;
                 withExtra = withExtra.withExtra(withExtra.extra().withPooledExchanges(pooled));
+                // seekTo from a fourth stream: none, BEGINNING or END, with every fault, retry topics, consumersCount;
+                // the CI seeds picked before seekTo was drawn keep the combination that caught their defect
+                int seek = new Random(mix(seed) ^ SEEK_STREAM).nextInt(100);
+                String seekTo = PICKED_BEFORE_SEEK_TO.contains(seed) ? null
+                        : seek < 60 ? null : seek < 80 ? "BEGINNING" : "END";
+                withExtra = withExtra.withExtra(withExtra.extra().withSeekTo(seekTo));
+                // commits through finishedCommitIntervalMs (the interval 5 s) from a fifth stream, same cadence
+                boolean finished = new Random(mix(seed) ^ FINISHED_COMMITS_STREAM).nextInt(100) < 40;
+                withExtra = withExtra.withExtra(withExtra.extra().withFinishedCommits(finished));
                 return new SoakCase(seed, withExtra, withFailures(extra, withExtra, schedule));
             }
         }
@@ -88,7 +109,7 @@ final class SoakGenerator {
             int maxPartitionFetchBytes = r.nextInt(100) < 30 ? pick(r, 256, 4096) : 0;
             String commitTimeout = r.nextInt(100) < 35 ? COMMIT_TIMEOUTS[r.nextInt(COMMIT_TIMEOUTS.length)] : null;
             SoakOptions o = base.withExtra(new SoakOptions.Extra(offsetMap, registry, perPartition, retryDelays,
-                    fetchWaitMaxMs, maxPartitionFetchBytes, commitTimeout, false));
+                    fetchWaitMaxMs, maxPartitionFetchBytes, commitTimeout, false, null, false));
             if (o.invalidReason() == null) {
                 return o;
             }
@@ -145,13 +166,16 @@ final class SoakGenerator {
         long duration = 6000 + r.nextInt(6001);
         int rate = 150 + r.nextInt(151);
         int backlog = 100 + r.nextInt(901);
-        List<SoakFault> faults = faults(r, o, duration);
+        List<SoakFault> faults = faults(r, o, duration, EnumSet.allOf(SoakFault.Kind.class));
         int planned = backlog + (int) (rate * duration / 1000);
         return new SoakSchedule(backlog, rate, duration, List.copyOf(faults), plan(r, o, planned));
     }
 
-    /** Up to three faults, one after another, each feasible in the simulated state of the members at its time. */
-    private static List<SoakFault> faults(Random r, SoakOptions o, long duration) {
+    /**
+     * Up to three faults of the given kinds, one after another, each feasible in the simulated state of the members at
+     * its time (the share soak's oldest seeds draw no suspend and no broker restart: {@link ShareSoakGenerator}).
+     */
+    static List<SoakFault> faults(Random r, SoakOptions o, long duration, Set<SoakFault.Kind> kinds) {
         TreeSet<Integer> running = new TreeSet<>();
         for (int i = 0; i < o.initialMembers(); i++) {
             running.add(i);
@@ -184,6 +208,7 @@ final class SoakGenerator {
             if (running.size() >= 2) {
                 feasible.add(SoakFault.Kind.LEAVE);
             }
+            feasible.retainAll(kinds);
             SoakFault.Kind kind = feasible.get(r.nextInt(feasible.size()));
             List<Integer> runningList = new ArrayList<>(running);
             SoakFault fault = switch (kind) {
@@ -228,8 +253,8 @@ final class SoakGenerator {
         return new SoakRecordPlan(Map.copyOf(special));
     }
 
-    private static void place(Random r, Map<Integer, SoakRecordPlan.Behaviour> special, int planned, int count,
-                              SoakRecordPlan.Kind kind, int param) {
+    static void place(Random r, Map<Integer, SoakRecordPlan.Behaviour> special, int planned, int count,
+                      SoakRecordPlan.Kind kind, int param) {
         for (int i = 0; i < count; i++) {
             int n = r.nextInt(planned);
             if (!special.containsKey(n)) {
@@ -239,13 +264,13 @@ final class SoakGenerator {
     }
 
     /** MurmurHash3's 64-bit finalizer. */
-    private static long mix(long z) {
+    static long mix(long z) {
         z = (z ^ (z >>> 33)) * 0xff51afd7ed558ccdL;
         z = (z ^ (z >>> 33)) * 0xc4ceb9fe1a85ec53L;
         return z ^ (z >>> 33);
     }
 
-    private static int pick(Random r, int... values) {
+    static int pick(Random r, int... values) {
         return values[r.nextInt(values.length)];
     }
 }

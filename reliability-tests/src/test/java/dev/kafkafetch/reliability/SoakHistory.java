@@ -21,6 +21,14 @@ import java.util.regex.Pattern;
  * can follow progress while members still write. Only complete lines are read: a line torn by a SIGKILL (which one
  * write per event makes unlikely) is ignored.
  * <p>
+ * Share groups add {@code A member seq micros n count} (a share consumer's poll handed record n over, on that delivery
+ * count; {@link SoakShareClients}), {@code N member seq micros partition offset} (the broker refused an acknowledgement
+ * of that record: {@link Refusal}), and every {@code P} line is kept as a {@link Report} (a rejected record is named
+ * there).
+ * <p>
+ * Classic groups add {@code O member seq micros stage partition offset metadata}: a commit the broker accepted
+ * ({@link SoakCommitLog}).
+ * <p>
  * Harness events: {@code L member micros start child|in}, {@code L member micros stop|stopped|kill|suspend|resume|
  * final-stop}, {@code F micros broker-stop|broker-start b<index>}.
  */
@@ -69,6 +77,25 @@ final class SoakHistory {
     record Life(String member, long micros, String what, String detail) {
     }
 
+    /** A share consumer of {@code member} handed record {@code n} to its fetch task, on delivery {@code count}. */
+    record Acquisition(String member, Clock at, int n, int count) {
+    }
+
+    /** The broker refused an acknowledgement (a renewal or an outcome) of {@code member}'s record partition@offset. */
+    record Refusal(String member, Clock at, int partition, long offset) {
+    }
+
+    /**
+     * A commit the broker accepted from {@code member}: {@code offset} of {@code partition} in the source topic (stage
+     * 0) or retry topic {@code stage}, with the offset map in {@code metadata} ({@code -} for none).
+     */
+    record Commit(String member, Clock at, int stage, int partition, long offset, String metadata) {
+    }
+
+    /** What the consumer's exception handler was told without an exchange (its message, spaces as underscores). */
+    record Report(String member, Clock at, String text) {
+    }
+
     static final String HARNESS = "harness.history";
     /**
      * "Record [batch of N from ]topic-partition@offset failed N times (breakOnFirstErrorMaxAttempts|retryDelays); it
@@ -100,6 +127,13 @@ final class SoakHistory {
     final List<Assignment> assignments = new ArrayList<>();
     final List<Held> held = new ArrayList<>();
     final List<Life> lives = new ArrayList<>();
+    /** Share groups: every record a share consumer's poll handed over (a renewed one again, with the same count). */
+    final List<Acquisition> acquisitions = new ArrayList<>();
+    final List<Report> reports = new ArrayList<>();
+    /** Share groups: every acknowledgement the broker refused. */
+    final List<Refusal> refusals = new ArrayList<>();
+    /** Classic groups: every commit the broker accepted, in the order read (per member, in the order made). */
+    final List<Commit> commits = new ArrayList<>();
     /** Which members are child JVMs (from the harness's start events). */
     final Map<String, Boolean> childMembers = new HashMap<>();
 
@@ -169,7 +203,16 @@ final class SoakHistory {
                 }
                 case "C" -> manualCommits.add(f[6] + " " + f[4] + "@" + f[5]);
                 case "K" -> committedByRoute.add(f[6] + " " + f[4] + "@" + f[5]);
+                case "A" -> acquisitions.add(new Acquisition(f[1], new Clock(jvm(f[1]), Long.parseLong(f[2]),
+                        Long.parseLong(f[3])), Integer.parseInt(f[4]), Integer.parseInt(f[5])));
+                case "N" -> refusals.add(new Refusal(f[1], new Clock(jvm(f[1]), Long.parseLong(f[2]),
+                        Long.parseLong(f[3])), Integer.parseInt(f[4]), Long.parseLong(f[5])));
+                case "O" -> commits.add(new Commit(f[1], new Clock(jvm(f[1]), Long.parseLong(f[2]),
+                        Long.parseLong(f[3])), Integer.parseInt(f[4]), Integer.parseInt(f[5]), Long.parseLong(f[6]),
+                        f[7]));
                 case "P" -> {
+                    reports.add(new Report(f[1], new Clock(jvm(f[1]), Long.parseLong(f[2]), Long.parseLong(f[3])),
+                            f.length > 4 ? f[4] : ""));
                     Matcher m = GIVEN_UP.matcher(line);
                     if (m.find()) {
                         Clock at = new Clock(jvm(f[1]), Long.parseLong(f[2]), Long.parseLong(f[3]));

@@ -47,16 +47,31 @@ record SoakOptions(int partitions, int keys, List<Boolean> childSlots, int initi
      * @param pooledExchanges        every member's CamelContext uses Camel's pooled exchange factories (as
      *                               {@code camel.main.exchangeFactory=pooled} does), so exchanges and their messages are
      *                               reused record after record
+     * @param finishedCommits        commits go through {@code finishedCommitIntervalMs} (every
+     *                               {@link #COMMIT_INTERVAL_MS} after records finish) with {@code autoCommitIntervalMs}
+     *                               5 s, instead of through an interval of {@link #COMMIT_INTERVAL_MS}
      */
     record Extra(boolean offsetMap, boolean meterRegistry, boolean metricsPerPartition, String retryDelays,
-            int fetchWaitMaxMs, int maxPartitionFetchBytes, String commitTimeout, boolean pooledExchanges) {
+            int fetchWaitMaxMs, int maxPartitionFetchBytes, String commitTimeout, boolean pooledExchanges,
+            String seekTo, boolean finishedCommits) {
 
         /** What a combination without any of the new knobs has (the endpoint's defaults). */
-        static final Extra DEFAULTS = new Extra(true, false, false, null, 0, 0, null, false);
+        static final Extra DEFAULTS = new Extra(true, false, false, null, 0, 0, null, false, null, false);
 
         Extra withPooledExchanges(boolean pooled) {
             return new Extra(offsetMap, meterRegistry, metricsPerPartition, retryDelays, fetchWaitMaxMs,
-                    maxPartitionFetchBytes, commitTimeout, pooled);
+                    maxPartitionFetchBytes, commitTimeout, pooled, seekTo, finishedCommits);
+        }
+
+        /** @param seek BEGINNING, END or null (none) */
+        Extra withSeekTo(String seek) {
+            return new Extra(offsetMap, meterRegistry, metricsPerPartition, retryDelays, fetchWaitMaxMs,
+                    maxPartitionFetchBytes, commitTimeout, pooledExchanges, seek, finishedCommits);
+        }
+
+        Extra withFinishedCommits(boolean finished) {
+            return new Extra(offsetMap, meterRegistry, metricsPerPartition, retryDelays, fetchWaitMaxMs,
+                    maxPartitionFetchBytes, commitTimeout, pooledExchanges, seekTo, finished);
         }
     }
 
@@ -174,7 +189,12 @@ record SoakOptions(int partitions, int keys, List<Boolean> childSlots, int initi
         o.add("brokers=" + bootstrap);
         o.add("groupId=" + group);
         o.add("autoOffsetReset=earliest");
-        o.add("autoCommitIntervalMs=" + COMMIT_INTERVAL_MS);
+        if (extra.finishedCommits()) {
+            o.add("autoCommitIntervalMs=5000");
+            o.add("finishedCommitIntervalMs=" + COMMIT_INTERVAL_MS);
+        } else {
+            o.add("autoCommitIntervalMs=" + COMMIT_INTERVAL_MS);
+        }
         o.add("pollTimeoutMs=" + POLL_TIMEOUT_MS);
         o.add("sessionTimeoutMs=" + SESSION_TIMEOUT_MS);
         o.add("heartbeatIntervalMs=500");
@@ -187,6 +207,7 @@ record SoakOptions(int partitions, int keys, List<Boolean> childSlots, int initi
         o.add("maxInFlightRecords=" + maxInFlightRecords);
         o.add("valueDeserializer=org.apache.kafka.common.serialization.IntegerDeserializer");
         o.add("exceptionHandler=#" + EXCEPTION_HANDLER);
+        o.add("kafkaClientFactory=#class:" + SoakCommitLog.class.getName()); // logs every accepted commit
         o.add("additionalProperties.reconnect.backoff.max.ms=1000");
         if ("consumer".equals(protocol)) {
             o.add("groupProtocol=consumer");
@@ -226,6 +247,9 @@ record SoakOptions(int partitions, int keys, List<Boolean> childSlots, int initi
         }
         if (retries()) {
             o.add("retryDelays=" + extra.retryDelays());
+        }
+        if (extra.seekTo() != null) {
+            o.add("seekTo=" + extra.seekTo());
         }
         if (extra.fetchWaitMaxMs() > 0) {
             o.add("fetchWaitMaxMs=" + extra.fetchWaitMaxMs());
@@ -287,6 +311,12 @@ record SoakOptions(int partitions, int keys, List<Boolean> childSlots, int initi
         }
         if (retries()) {
             d.add("retry(" + extra.retryDelays().replace(',', '/') + ")");
+        }
+        if (extra.seekTo() != null) {
+            d.add("seekTo" + extra.seekTo());
+        }
+        if (extra.finishedCommits()) {
+            d.add("finishedCommits");
         }
         if (extra.fetchWaitMaxMs() > 0) {
             d.add("fwm" + extra.fetchWaitMaxMs());

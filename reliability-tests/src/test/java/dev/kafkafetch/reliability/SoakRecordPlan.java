@@ -19,7 +19,9 @@ record SoakRecordPlan(Map<Integer, Behaviour> special) {
         /** The first execution in a JVM sleeps {@code param} ms: beyond stallTimeoutMs. */
         SLOW_STALL,
         /** The first execution in a JVM sleeps {@code param} ms: beyond maxPollIntervalMs. */
-        SLOW_POLL
+        SLOW_POLL,
+        /** The first execution in a JVM sleeps {@code param} ms: beyond a share group's acquisition lock. */
+        SLOW_LOCK
     }
 
     record Behaviour(Kind kind, int param) {
@@ -45,7 +47,7 @@ record SoakRecordPlan(Map<Integer, Behaviour> special) {
     }
 
     int slow() {
-        return count(Kind.SLOW_STALL) + count(Kind.SLOW_POLL);
+        return count(Kind.SLOW_STALL) + count(Kind.SLOW_POLL) + count(Kind.SLOW_LOCK);
     }
 
     /** e.g. {@code failAlways:2,failN2:1,undeser:3,slowStall2500:1}. */
@@ -58,6 +60,7 @@ record SoakRecordPlan(Map<Integer, Behaviour> special) {
                 case UNDESERIALIZABLE -> "undeser";
                 case SLOW_STALL -> "slowStall" + b.param();
                 case SLOW_POLL -> "slowPoll" + b.param();
+                case SLOW_LOCK -> "slowLock" + b.param();
             };
             counts.merge(name, 1, Integer::sum);
         }

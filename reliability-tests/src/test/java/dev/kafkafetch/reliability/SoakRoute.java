@@ -35,6 +35,11 @@ import org.apache.camel.spi.ExceptionHandler;
  * C member seq micros partition offset exec   the route calls the record's synchronous manual commit()
  * K member seq micros partition offset exec   ... and that commit() returned: the route committed the record
  * P member seq micros message               the exception handler got an error without an exchange
+ * A member seq micros n count               a share consumer's poll handed record n to its fetch task, on delivery
+ *                                           count (logged by {@link SoakShareClients})
+ * N member seq micros partition offset       the broker refused a share acknowledgement of that record (ditto)
+ * O member seq micros stage partition offset metadata   the broker accepted a commit of the fetch task (stage 0 =
+ *                                           the source topic, n = retry topic n; logged by {@link SoakCommitLog})
  * </pre>
  * A batch (body {@code List<Exchange>}) is one execution: an S line per record when it starts, one E line when it
  * ends. Records are named by the partition and offset they were produced at: a record routed from a retry topic
@@ -192,7 +197,7 @@ final class SoakRoute implements Processor, ExceptionHandler {
             n = i;
         } else if (body instanceof byte[] raw && raw.length == 3) {
             undeserializable = true;
-            n = (raw[0] & 0xff) << 16 | (raw[1] & 0xff) << 8 | raw[2] & 0xff;
+            n = number(raw);
         }
         int stage = 0;
         int retryPartition = -1;
@@ -230,7 +235,7 @@ final class SoakRoute implements Processor, ExceptionHandler {
                         throw new IllegalStateException("record " + r.n + " fails its execution " + count);
                     }
                 }
-                case SLOW_STALL, SLOW_POLL -> {
+                case SLOW_STALL, SLOW_POLL, SLOW_LOCK -> {
                     if (count == 1) {
                         Thread.sleep(b.param());
                     }
@@ -296,6 +301,36 @@ final class SoakRoute implements Processor, ExceptionHandler {
                                             + "@" + r.offset);
         }
         return c;
+    }
+
+    /** A share consumer of this member handed record {@code n} to its fetch task, on delivery {@code count}. */
+    void acquired(int n, int count) {
+        log.write("A " + member + " " + SoakHistoryLog.seq() + " " + SoakHistoryLog.micros() + " " + n + " " + count);
+    }
+
+    /** The broker refused an acknowledgement (a renewal or an outcome) of this member's record at partition@offset. */
+    void refused(int partition, long offset) {
+        log.write("N " + member + " " + SoakHistoryLog.seq() + " " + SoakHistoryLog.micros() + " " + partition + " "
+                  + offset);
+    }
+
+    /**
+     * The broker accepted this member's commit of {@code offset} (with {@code metadata}, the offset map) for
+     * partition {@code partition} of {@code topic}, the source topic or a retry topic (logged by {@link SoakCommitLog}).
+     */
+    void committed(String topic, int partition, long offset, String metadata) {
+        Matcher stageOf = RETRY_STAGE.matcher(topic);
+        int stage = stageOf.find() ? Integer.parseInt(stageOf.group(1)) : 0;
+        log.write("O " + member + " " + SoakHistoryLog.seq() + " " + SoakHistoryLog.micros() + " " + stage + " "
+                  + partition + " " + offset + " " + (metadata == null || metadata.isEmpty() ? "-" : metadata));
+    }
+
+    /** The record number of a value (see {@link #value}): a 4-byte int, or the 3 bytes of an undeserializable one. */
+    static int number(byte[] value) {
+        if (value != null && value.length == 3) {
+            return (value[0] & 0xff) << 16 | (value[1] & 0xff) << 8 | value[2] & 0xff;
+        }
+        return value != null && value.length == 4 ? ByteBuffer.wrap(value).getInt() : -1;
     }
 
     // ---- the consumer's exception handler (URI option exceptionHandler=#soakExceptionHandler) ----

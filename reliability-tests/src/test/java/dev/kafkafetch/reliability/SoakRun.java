@@ -25,12 +25,15 @@ import org.apache.kafka.common.TopicPartition;
  * another, waits until every produced record is resolved (or the drain deadline passes: a hang, with thread dumps),
  * stops the members, reads the dead-letter topic and the committed offsets, and hands everything to the
  * {@link SoakChecker}. With {@code retryDelays} the retry topics (which the component creates) are read too, and the
- * drain lets duplicate retry letters run before the final stop. The harness's own events (member starts, stops, kills, suspends; broker stops and starts) go to
+ * drain lets duplicate retry letters run before the final stop. A share-group combination ({@link ShareSoakCase}) sets
+ * its group's configs first, and {@link ShareSoakChecker} checks it. The harness's own events (member starts, stops, kills, suspends; broker stops and starts) go to
  * {@code harness.history} in the combination's directory, beside the members' histories.
  */
 final class SoakRun {
 
     private final SoakCase soakCase;
+    /** The share-group combination this run is, or null for a classic one. */
+    private final ShareSoakCase share;
     private final SoakOptions o;
     private final SoakSchedule s;
     private final EmbeddedKafkaCluster cluster;
@@ -44,7 +47,21 @@ final class SoakRun {
     private String uri;
 
     SoakRun(SoakCase soakCase, EmbeddedKafkaCluster cluster, KafkaTestSupport kafka, Path dir, long drainMs) {
+        this(soakCase, null, cluster, kafka, dir, drainMs);
+    }
+
+    /**
+     * A share-group combination: the share group's configs are set before the first member starts, the drain ends
+     * once nothing happened for {@link ShareSoakCase#quietMs()}, and the {@link ShareSoakChecker} gives the verdict.
+     */
+    SoakRun(ShareSoakCase share, EmbeddedKafkaCluster cluster, KafkaTestSupport kafka, Path dir, long drainMs) {
+        this(share.routeCase(), share, cluster, kafka, dir, drainMs);
+    }
+
+    private SoakRun(SoakCase soakCase, ShareSoakCase share, EmbeddedKafkaCluster cluster, KafkaTestSupport kafka,
+                    Path dir, long drainMs) {
         this.soakCase = soakCase;
+        this.share = share;
         this.o = soakCase.options();
         this.s = soakCase.schedule();
         this.cluster = cluster;
@@ -65,8 +82,13 @@ final class SoakRun {
         if (o.deadLetterTopic()) {
             createTopic(dlt, 2);
         }
-        uri = o.uri(cluster.bootstrapServers(), topic, group, dlt);
-        Files.writeString(dir.resolve("case.txt"), "seed " + soakCase.seed() + "\noptions " + o.describe()
+        uri = share != null ? share.options().uri(cluster.bootstrapServers(), topic, group, dlt)
+                : o.uri(cluster.bootstrapServers(), topic, group, dlt);
+        if (share != null) {
+            ShareGroups.prepare(kafka.admin(), group, share.options().groupConfigs());
+        }
+        Files.writeString(dir.resolve("case.txt"), "seed " + soakCase.seed() + "\noptions "
+                                                   + (share != null ? share.options().describe() : o.describe())
                                                    + "\nfaults " + s.describe() + "\nuri " + uri + "\n");
         IdProducer producer = new IdProducer(cluster.bootstrapServers(), topic, "soak", 1);
         SoakDeadLetters deadLetters = o.deadLetterTopic() ? new SoakDeadLetters(cluster.bootstrapServers(), dlt, 2)
@@ -95,7 +117,8 @@ final class SoakRun {
             // drain: until every produced record is resolved, or the group committed everything and went quiet
             // (what is still unresolved then was committed past: lost, not hung), or the deadline (a hang)
             long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(drainMs + s.plan().slow() * 7000L
-                                                                              + 3 * o.retryWaitMs());
+                                                                              + 3 * o.retryWaitMs()
+                                                                              + (share != null ? share.drainMs() : 0));
             Set<Integer> open;
             int events = -1;
             long quietSince = System.nanoTime();
@@ -103,8 +126,10 @@ final class SoakRun {
             long lettersDeadline = 0;
             while (true) {
                 history.refresh();
-                open = new SoakChecker(soakCase, history, produced, letters(deadLetters), letters(retryLetters))
-                        .unresolved();
+                open = share != null
+                        ? new ShareSoakChecker(share, history, produced, letters(deadLetters)).unresolved()
+                        : new SoakChecker(soakCase, history, produced, letters(deadLetters), letters(retryLetters))
+                                .unresolved();
                 if (open.isEmpty()) {
                     // every record is resolved; duplicate retry letters may still wait for their delay: let them run
                     // before the final stop, so that the retry topics are committed to their ends
@@ -120,12 +145,12 @@ final class SoakRun {
                 } else if (System.nanoTime() > deadline) {
                     break;
                 }
-                int now = history.starts.size() + history.ends.size();
+                int now = history.starts.size() + history.ends.size() + history.acquisitions.size();
                 if (now != events) {
                     events = now;
                     quietSince = System.nanoTime();
                 } else if (o.autoCommitEnable() && System.nanoTime() - quietSince > TimeUnit.SECONDS.toNanos(5)
-                           && !open.isEmpty() && committedAtEnd(group, topic)
+                           && !open.isEmpty() && settled(group, topic, System.nanoTime() - quietSince)
                            && retryTopics.stream().allMatch(t -> committedAtEnd(group, t))) {
                     committedPast = true;
                     break;
@@ -135,6 +160,15 @@ final class SoakRun {
             String hangReport = !open.isEmpty() && !committedPast ? hangReport() : "";
 
             finalStop();
+            if (share != null) {
+                if (deadLetters != null) {
+                    deadLetters.awaitEnd(kafka.endOffsets(dlt), Duration.ofSeconds(15));
+                }
+                history.refresh();
+                return new ShareSoakChecker(share, history, produced, letters(deadLetters))
+                        .check(ShareGroups.startOffsets(kafka.admin(), group, topic, o.partitions()), hangReport,
+                                childOutOfMemory());
+            }
             Map<Integer, Long> end = byPartition(kafka.endOffsets(topic));
             Map<Integer, Long> committed = byPartition(kafka.committedOffsets(group, topic));
             Map<TopicPartition, Long> retryEnd = new HashMap<>();
@@ -372,6 +406,18 @@ final class SoakRun {
             }
         }
         return false;
+    }
+
+    /**
+     * True when nothing the group still has can change: a classic group committed the end of every partition; a share
+     * group delivered nothing for {@link ShareSoakCase#quietMs()} (its start offset is no sign: the broker moves it on
+     * lazily).
+     */
+    private boolean settled(String group, String topic, long quietNanos) {
+        if (share == null) {
+            return committedAtEnd(group, topic);
+        }
+        return quietNanos > TimeUnit.MILLISECONDS.toNanos(share.quietMs());
     }
 
     /** True when the group's committed offset is the end offset of every partition (none committed = 0). */
