@@ -35,6 +35,11 @@ if [[ -n "${BENCH_COMPONENT_JAR:-}" ]]; then
   cp="$(echo "$cp" | tr ':' '\n' | sed "s#^.*/camel-kafka-fetch-component-[^/]*\.jar\$#${BENCH_COMPONENT_JAR}#" | paste -sd:)"
 fi
 read -r -a jvm <<< "${BENCH_JVM:--Xms1g -Xmx2g -XX:+UseG1GC -Djava.awt.headless=true}"
+# the results file names the commit measured (and says so when the work tree differs from it)
+commit="$(git -C "$root" rev-parse HEAD 2>/dev/null || echo unknown)"
+git -C "$root" diff --quiet HEAD 2>/dev/null || commit="$commit + uncommitted changes"
+[[ -n "${BENCH_COMPONENT_JAR:-}" ]] && commit="$commit (component jar $BENCH_COMPONENT_JAR)"
+jvm+=("-Dbench.commit=$commit")
 outargs=()
 [[ -n "$out" ]] && outargs=(--out "$out")
 if ! $broker_jvm; then

@@ -19,9 +19,15 @@ import dev.kafkafetch.testinfra.KafkaLogging;
  *   --bootstrap host:port use an existing broker instead of starting an embedded KRaft broker
  *   --out DIR             where results-&lt;date&gt;.md/.csv and scenario3.png go (default: src/benchmarks)
  *   --rounds N --warmups N --s1-records N --s2-records N --s3-records N --s3-window-ms N
+ *   --window-skip-ms N    S3/S7: each window starts N ms after assignment (default 1000; smoke 0)
  *   --concurrency 16,64,256 --s4-records N --s4-xmx 1g --s5-rate N --s5-seconds N --s6-rounds N
  *   --steady-warmup-ms N --steady-window-ms N (S1/S2; 0 = time every record) --s7-records N --s8-run-ms N
  *   --no-parallel-consumer
+ *   --routes plain,headers,cpu   route variants of S1, S2, S3, S7 (default all three; smoke: headers)
+ *   --key-dists cyclic,zipf,hot  key distributions of S3/S7 (cyclic with every route, the others with the first;
+ *                         smoke: cyclic,hot)
+ *   --zipf-exponent 1.0 --hot-share 0.5   the Zipf exponent and the hot key's share of the records
+ *   --seed N              seeds the per-round shuffle and the key draws (default random; printed)
  *   --only kafka-fetch,plain-loop   only these contender kinds or labels ("kafka-fetch mc=1 PARTITION"), e.g. to profile
  * </pre>
  */
@@ -136,6 +142,9 @@ public final class BenchMain {
                 case "--s3-window-ms":
                     c.s3WindowMs = Long.parseLong(args[++i]);
                     break;
+                case "--window-skip-ms":
+                    c.fixedWindowSkipMs = Long.parseLong(args[++i]);
+                    break;
                 case "--concurrency":
                     c.s3Concurrency = ints(args[++i]);
                     break;
@@ -168,6 +177,25 @@ public final class BenchMain {
                     break;
                 case "--only":
                     c.only = new TreeSet<>(List.of(args[++i].split(",")));
+                    break;
+                case "--routes":
+                    c.routes = new ArrayList<>();
+                    for (String r : args[++i].split(",")) {
+                        c.routes.add(RouteVariant.parse(r));
+                    }
+                    break;
+                case "--key-dists":
+                    c.keyDists = new ArrayList<>(List.of(args[++i].split(",")));
+                    c.keyDists.forEach(k -> KeyDistribution.of(k, 1, 1, 0.5, 0)); // fails on an unknown name
+                    break;
+                case "--zipf-exponent":
+                    c.zipfExponent = Double.parseDouble(args[++i]);
+                    break;
+                case "--hot-share":
+                    c.hotShare = Double.parseDouble(args[++i]);
+                    break;
+                case "--seed":
+                    c.seed = Long.parseLong(args[++i]);
                     break;
                 case "--no-parallel-consumer":
                     c.parallelConsumer = false;

@@ -12,25 +12,41 @@ import org.apache.camel.builder.RouteBuilder;
 import org.apache.camel.impl.DefaultCamelContext;
 import org.apache.camel.impl.engine.PooledExchangeFactory;
 import org.apache.camel.impl.engine.PooledProcessorExchangeFactory;
+import org.apache.camel.model.ProcessorDefinition;
+import org.apache.camel.model.RouteDefinition;
 
 /**
- * kafka-fetch or camel-kafka behind the same route shape: {@code from(uri).process(work)}. The CamelContext is started
+ * kafka-fetch or camel-kafka behind the same route shape: {@code from(uri).process(work)}, optionally with an
+ * asynchronous delay before the work. The CamelContext is started
  * first with the route not started; {@link #startNanos()} is taken just before {@code startRoute}, and {@link #stop()}
  * times {@code stopRoute} only.
  */
 final class CamelRouteContender implements Contender {
 
     private static final String ROUTE_ID = "bench";
+    /** The same header names for camel-kafka and kafka-fetch. */
+    private static final String KEY = "CamelKafkaKey";
+    private static final String PARTITION = "CamelKafkaPartition";
 
     private final ContenderSpec spec;
     private final String extraOptions;
+    private final long asyncDelayMs;
     private CamelContext camel;
     private volatile long startNanos;
 
     /** @param extraOptions appended to the endpoint URI ("&amp;k=v..."), or empty */
     CamelRouteContender(ContenderSpec spec, String extraOptions) {
+        this(spec, extraOptions, 0);
+    }
+
+    /**
+     * @param asyncDelayMs &gt; 0: the route waits this long asynchronously ({@code delay(ms).asyncDelayed()}, giving its
+     *                     thread back) before the work
+     */
+    CamelRouteContender(ContenderSpec spec, String extraOptions, long asyncDelayMs) {
         this.spec = spec;
         this.extraOptions = extraOptions;
+        this.asyncDelayMs = asyncDelayMs;
     }
 
     String uri(String bootstrap, String topic, String groupId) {
@@ -39,7 +55,11 @@ final class CamelRouteContender implements Contender {
                 .append("&groupId=").append(groupId)
                 .append("&autoOffsetReset=earliest")
                 .append("&consumersCount=").append(spec.consumers());
-        if (spec.isKafkaFetch() && spec.isBatching()) {
+        if (spec.isBatching() && spec.isCamelKafka()) {
+            // camel-kafka 4.22's batching processor fails with a NullPointerException when maxPollRecords is unset;
+            // 500 is Kafka's default and kafka-fetch's
+            uri.append("&batching=true&maxPollRecords=500");
+        } else if (spec.isBatching()) {
             uri.append("&batching=true");
         } else if (spec.isKafkaFetch()) {
             uri.append("&maxConcurrency=").append(spec.maxConcurrency())
@@ -56,6 +76,7 @@ final class CamelRouteContender implements Contender {
         String uri = uri(bootstrap, topic, groupId);
         boolean ids = work.needsIds();
         boolean value = work.needsValue();
+        boolean headers = work.readsHeaders();
         camel = new DefaultCamelContext();
         if (spec.pooled()) {
             // what camel.main.exchangeFactory=pooled sets up
@@ -67,22 +88,30 @@ final class CamelRouteContender implements Contender {
         camel.addRoutes(new RouteBuilder() {
             @Override
             public void configure() {
-                from(uri).routeId(ROUTE_ID).autoStartup(false).process(exchange -> {
+                RouteDefinition route = from(uri).routeId(ROUTE_ID).autoStartup(false);
+                ProcessorDefinition<?> steps = asyncDelayMs > 0 ? route.delay(asyncDelayMs).asyncDelayed() : route;
+                steps.process(exchange -> {
                     if (spec.isBatching()) {
                         // batching: the body is the poll's list of per-record exchanges
                         for (Object record : exchange.getMessage().getBody(List.class)) {
                             Message m = ((Exchange) record).getMessage();
-                            work.onRecord(ids ? m.getHeader("CamelKafkaPartition", Integer.class) : -1,
+                            if (headers) {
+                                work.onHeaders(m.getHeader(KEY), m.getHeader(PARTITION));
+                            }
+                            work.onRecord(ids ? m.getHeader(PARTITION, Integer.class) : -1,
                                     ids ? m.getHeader("CamelKafkaOffset", Long.class) : -1,
                                     value ? m.getBody(String.class) : null);
                         }
                         return;
                     }
                     Message m = exchange.getMessage();
+                    if (headers) {
+                        work.onHeaders(m.getHeader(KEY), m.getHeader(PARTITION));
+                    }
                     int partition = -1;
                     long offset = -1;
                     if (ids) {
-                        partition = m.getHeader("CamelKafkaPartition", Integer.class);
+                        partition = m.getHeader(PARTITION, Integer.class);
                         offset = m.getHeader("CamelKafkaOffset", Long.class);
                     }
                     work.onRecord(partition, offset, value ? m.getBody(String.class) : null);

@@ -11,12 +11,19 @@ import java.util.Locale;
  * @param ordering        PARTITION, KEY or UNORDERED (kafka-fetch / Parallel Consumer)
  * @param maxInFlight     kafka-fetch maxInFlightRecords, 0 = component default
  * @param pooled          Camel contenders: Camel's pooled exchange factory ({@code camel.main.exchangeFactory=pooled})
+ * @param route           what the route does per record ({@link RouteVariant})
+ * @param keys            the key distribution of the topic it reads ({@link KeyDistribution#id()}), "" for none
  */
 record ContenderSpec(String kind, int consumers, int maxConcurrency, String ordering, int maxInFlight,
-        boolean pooled) {
+        boolean pooled, RouteVariant route, String keys) {
 
     ContenderSpec(String kind, int consumers, int maxConcurrency, String ordering, int maxInFlight) {
         this(kind, consumers, maxConcurrency, ordering, maxInFlight, false);
+    }
+
+    ContenderSpec(String kind, int consumers, int maxConcurrency, String ordering, int maxInFlight,
+                  boolean pooled) {
+        this(kind, consumers, maxConcurrency, ordering, maxInFlight, pooled, RouteVariant.PLAIN, "");
     }
 
     static final String KAFKA_FETCH = "kafka-fetch";
@@ -32,6 +39,11 @@ record ContenderSpec(String kind, int consumers, int maxConcurrency, String orde
         return new ContenderSpec(CAMEL_KAFKA, consumers, 1, "PARTITION", 0);
     }
 
+    /** camel-kafka with {@code batching=true}: one exchange per poll, its body the list of per-record exchanges. */
+    static ContenderSpec camelKafkaBatching(int consumers) {
+        return new ContenderSpec(CAMEL_KAFKA, consumers, 1, "BATCH", 0);
+    }
+
     static ContenderSpec plainLoop(int consumers) {
         return new ContenderSpec(PLAIN_LOOP, consumers, 1, "PARTITION", 0);
     }
@@ -41,12 +53,27 @@ record ContenderSpec(String kind, int consumers, int maxConcurrency, String orde
     }
 
     ContenderSpec withMaxInFlight(int n) {
-        return new ContenderSpec(kind, consumers, maxConcurrency, ordering, n, pooled);
+        return new ContenderSpec(kind, consumers, maxConcurrency, ordering, n, pooled, route, keys);
     }
 
     /** The same, with Camel's pooled exchange factory. */
     ContenderSpec pooledExchanges() {
-        return new ContenderSpec(kind, consumers, maxConcurrency, ordering, maxInFlight, true);
+        return new ContenderSpec(kind, consumers, maxConcurrency, ordering, maxInFlight, true, route, keys);
+    }
+
+    /** The same, with route variant {@code r}. */
+    ContenderSpec withRoute(RouteVariant r) {
+        return new ContenderSpec(kind, consumers, maxConcurrency, ordering, maxInFlight, pooled, r, keys);
+    }
+
+    /** The same, reading a topic whose keys follow distribution {@code k} ({@link KeyDistribution#id()}). */
+    ContenderSpec withKeys(String k) {
+        return new ContenderSpec(kind, consumers, maxConcurrency, ordering, maxInFlight, pooled, route, k);
+    }
+
+    /** Same contender, route and keys as {@code o} apart from the kind-specific knobs: comparable in a ratio. */
+    boolean sameRun(ContenderSpec o) {
+        return route == o.route && keys.equals(o.keys);
     }
 
     /** Consumer-group members this contender creates. */
@@ -66,9 +93,9 @@ record ContenderSpec(String kind, int consumers, int maxConcurrency, String orde
         return KAFKA_FETCH.equals(kind);
     }
 
-    /** kafka-fetch in batching mode (one exchange per poll), written as ordering "BATCH". */
+    /** kafka-fetch or camel-kafka in batching mode (one exchange per poll), written as ordering "BATCH". */
     boolean isBatching() {
-        return KAFKA_FETCH.equals(kind) && "BATCH".equals(ordering);
+        return (KAFKA_FETCH.equals(kind) || CAMEL_KAFKA.equals(kind)) && "BATCH".equals(ordering);
     }
 
     boolean isParallelConsumer() {
@@ -77,6 +104,11 @@ record ContenderSpec(String kind, int consumers, int maxConcurrency, String orde
 
     String label() {
         return kindLabel() + (pooled ? " pooled" : "");
+    }
+
+    /** The label with the route and, for a keyed topic, the key distribution: "camel-kafka [headers, zipf keys]". */
+    String describe() {
+        return label() + " [" + route.id() + (keys.isEmpty() ? "" : ", " + keys + " keys") + "]";
     }
 
     private String kindLabel() {
@@ -89,7 +121,7 @@ record ContenderSpec(String kind, int consumers, int maxConcurrency, String orde
                 return "kafka-fetch" + cc + " mc=" + maxConcurrency + " " + ordering
                        + (maxInFlight > 0 ? " inFlight=" + maxInFlight : "");
             case CAMEL_KAFKA:
-                return "camel-kafka" + cc;
+                return "camel-kafka" + cc + (isBatching() ? " batching" : "");
             case PLAIN_LOOP:
                 return "plain KafkaConsumer loop" + (consumers > 1 ? " x" + consumers : "");
             case PARALLEL_CONSUMER:
@@ -121,16 +153,17 @@ record ContenderSpec(String kind, int consumers, int maxConcurrency, String orde
 
     String toArg() {
         return String.join(",", kind, Integer.toString(consumers), Integer.toString(maxConcurrency), ordering,
-                Integer.toString(maxInFlight), Boolean.toString(pooled));
+                Integer.toString(maxInFlight), Boolean.toString(pooled), route.id());
     }
 
     static ContenderSpec parse(String arg) {
         String[] p = arg.split(",");
-        if (p.length != 6) {
-            throw new IllegalArgumentException(
-                    "Bad contender spec '" + arg + "' (kind,consumers,maxConcurrency,ordering,maxInFlight,pooled)");
+        if (p.length != 6 && p.length != 7) {
+            throw new IllegalArgumentException("Bad contender spec '" + arg
+                                               + "' (kind,consumers,maxConcurrency,ordering,maxInFlight,pooled[,route])");
         }
         return new ContenderSpec(p[0], Integer.parseInt(p[1]), Integer.parseInt(p[2]), p[3].toUpperCase(Locale.ROOT),
-                Integer.parseInt(p[4]), Boolean.parseBoolean(p[5]));
+                Integer.parseInt(p[4]), Boolean.parseBoolean(p[5]),
+                p.length == 7 ? RouteVariant.parse(p[6]) : RouteVariant.PLAIN, "");
     }
 }

@@ -2,22 +2,21 @@ package dev.kafkafetch.bench;
 
 import java.io.PrintStream;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Runs the six scenarios of issue #8 against one broker and collects {@link Result}s.
  * <p>
  * Measuring rules: every run uses a fresh consumer group reading from the beginning; throughput is counted from the
  * moment every group member has its assignment (or the first record, if later) to the last record; contenders are
- * stopped cleanly between runs; rounds interleave the contenders (A B C, B C A, C A B, ...) so that machine noise
- * hits all of them alike and none always runs first; the figure is the median of the measured rounds.
+ * stopped cleanly between runs; every round runs the contenders in an order shuffled from the run's seed, so that
+ * machine noise hits all of them alike and none always runs first; the figure is the median of the measured rounds,
+ * and the report pairs the rounds for ratios. The throughput scenarios run once per {@link RouteVariant} (S3/S7
+ * also once per further {@link KeyDistribution}, with the first route).
  */
 final class Harness {
 
@@ -31,6 +30,10 @@ final class Harness {
     static final String S8 = "S8 Camel's floor, no Kafka";
     static final String CPU_PER_RECORD = "CPU per record";
     static final String ALLOC_PER_RECORD = "allocated per record";
+    static final String JVM_CPU_PER_RECORD = "CPU per record, whole JVM";
+    static final String THREADS = "threads";
+    static final String LIVE_SET = "live set (after forced full GC)";
+    static final String RATE = "records/s";
 
     private final BenchConfig cfg;
     private final KafkaSetup kafka;
@@ -88,10 +91,10 @@ final class Harness {
 
     // ------------------------------------------------------------------------------------------ scenarios
 
-    /** Trivial route, 1 partition: records/s. */
+    /** Trivial route, 1 partition: records/s, once per route variant. */
     private void scenario1() throws Exception {
         String topic = topic("s1");
-        prepare(topic, 1, cfg.s1Records, cfg.valueSize, 0);
+        prepare(topic, 1, cfg.s1Records, cfg.valueSize, null);
         List<ContenderSpec> specs = List.of(
                 ContenderSpec.kafkaFetch(1, 1, "PARTITION"),
                 ContenderSpec.kafkaFetch(1, 1, "PARTITION").pooledExchanges(),
@@ -99,51 +102,68 @@ final class Harness {
                 ContenderSpec.kafkaFetch(1, 1, "BATCH"),
                 ContenderSpec.camelKafka(1),
                 ContenderSpec.camelKafka(1).pooledExchanges(),
+                ContenderSpec.camelKafkaBatching(1),
                 ContenderSpec.plainLoop(1));
-        throughput(S1, topic, 1, cfg.s1Records, 0, specs, -1);
+        for (RouteVariant route : cfg.routes) {
+            throughput(S1, topic, 1, cfg.s1Records, 0, withRoute(specs, route), -1);
+        }
     }
 
-    /** Trivial route, 8 partitions, 2 consumers per contender: records/s. */
+    /** Trivial route, 8 partitions, 2 consumers per contender: records/s, once per route variant. */
     private void scenario2() throws Exception {
         String topic = topic("s2");
         int p = cfg.s2Partitions;
         int n = cfg.s2Consumers;
-        prepare(topic, p, cfg.s2Records, cfg.valueSize, 0);
+        prepare(topic, p, cfg.s2Records, cfg.valueSize, null);
         List<ContenderSpec> specs = List.of(
                 ContenderSpec.kafkaFetch(n, 1, "PARTITION"),
                 ContenderSpec.kafkaFetch(n, 4, "UNORDERED"),
                 ContenderSpec.camelKafka(n),
                 ContenderSpec.plainLoop(n));
-        throughput(S2, topic, p, cfg.s2Records, 0, specs, -1);
+        for (RouteVariant route : cfg.routes) {
+            throughput(S2, topic, p, cfg.s2Records, 0, withRoute(specs, route), -1);
+        }
     }
 
-    /** 10 ms route, 4 partitions: records/s over a fixed window once the group is assigned. */
+    /**
+     * 10 ms route, 4 partitions: records/s over a fixed window once the group is assigned. Cyclic keys with every
+     * route variant, each further key distribution (a topic of its own) with the first route and without
+     * camel-kafka (which does not depend on keys).
+     */
     private void scenario3() throws Exception {
-        String topic = topic("s3");
         int p = cfg.s3Partitions;
-        prepare(topic, p, cfg.s3Records, cfg.valueSize, cfg.s3Keys);
-        List<ContenderSpec> specs = new ArrayList<>();
-        specs.add(ContenderSpec.camelKafka(p));
-        for (String ordering : List.of("UNORDERED", "KEY")) {
-            for (int c : cfg.s3Concurrency) {
-                specs.add(ContenderSpec.kafkaFetch(1, c, ordering));
+        for (String dist : cfg.keyDists) {
+            KeyDistribution keys = keys(dist);
+            String topic = topic("s3-" + keys.id());
+            prepare(topic, p, cfg.s3Records, cfg.valueSize, keys);
+            List<ContenderSpec> specs = new ArrayList<>();
+            if (keys.kind() == KeyDistribution.Kind.CYCLIC) {
+                specs.add(ContenderSpec.camelKafka(p));
             }
-        }
-        if (cfg.parallelConsumer) {
             for (String ordering : List.of("UNORDERED", "KEY")) {
                 for (int c : cfg.s3Concurrency) {
-                    specs.add(ContenderSpec.parallelConsumer(c, ordering));
+                    specs.add(ContenderSpec.kafkaFetch(1, c, ordering));
                 }
             }
+            if (cfg.parallelConsumer) {
+                for (String ordering : List.of("UNORDERED", "KEY")) {
+                    for (int c : cfg.s3Concurrency) {
+                        specs.add(ContenderSpec.parallelConsumer(c, ordering));
+                    }
+                }
+            }
+            for (RouteVariant route : routesFor(keys)) {
+                throughput(S3, topic, p, cfg.s3Records, cfg.s3SleepMs, withKeys(withRoute(specs, route), keys),
+                        cfg.s3WindowMs);
+            }
         }
-        throughput(S3, topic, p, cfg.s3Records, cfg.s3SleepMs, specs, cfg.s3WindowMs);
     }
 
     /** Memory while consuming a 1 KB backlog; one child JVM per contender and round. */
     private void scenario4() throws Exception {
         String topic = topic("s4");
         int p = cfg.s4Partitions;
-        prepare(topic, p, cfg.s4Records, cfg.s4ValueSize, 0);
+        prepare(topic, p, cfg.s4Records, cfg.s4ValueSize, null);
         List<ContenderSpec> specs = new ArrayList<>(List.of(
                 ContenderSpec.kafkaFetch(1, 1, "PARTITION").withMaxInFlight(cfg.s4MaxInFlight),
                 ContenderSpec.kafkaFetch(1, 64, "UNORDERED").withMaxInFlight(cfg.s4MaxInFlight),
@@ -156,12 +176,12 @@ final class Harness {
         Map<ContenderSpec, Map<String, List<Double>>> values = new LinkedHashMap<>();
         Map<ContenderSpec, long[]> counts = new HashMap<>();
         for (int round = 0; round < cfg.s4Rounds; round++) {
-            for (ContenderSpec spec : specs) {
+            for (ContenderSpec spec : Stats.shuffled(specs, cfg.seed, S4, round)) {
                 log("S4 round %d/%d %s (child JVM, -Xmx%s)", round + 1, cfg.s4Rounds, spec.label(), cfg.s4Xmx);
                 Map<String, String> r = ChildJvm.runProbe(spec, kafka.bootstrap(), topic, p, cfg.s4Records, cfg.s4Xmx,
                         group(), cfg.verify, cfg.camelKafkaExtra);
                 Map<String, List<Double>> m = values.computeIfAbsent(spec, k -> new LinkedHashMap<>());
-                for (String key : List.of("heapAfterGcMaxMb", "heapUsedPeakMb", "rssHwmMb", "recordsPerSec",
+                for (String key : List.of("liveSetMaxMb", "heapUsedPeakMb", "rssHwmMb", "recordsPerSec",
                         "maxInFlight")) {
                     double v = Double.parseDouble(r.getOrDefault(key, "-1"));
                     if (v >= 0) {
@@ -172,13 +192,14 @@ final class Harness {
                 long distinct = Long.parseLong(r.get("distinct"));
                 counts.merge(spec, new long[] { consumed, distinct },
                         (a, b) -> new long[] { Math.min(a[0], b[0]), Math.min(a[1], b[1]) });
-                log("  -> live heap after GC max %s MB, heap used peak %s MB, RSS HWM %s MB, %s rec/s, max in-flight %s",
-                        r.get("heapAfterGcMaxMb"), r.get("heapUsedPeakMb"), r.get("rssHwmMb"), r.get("recordsPerSec"),
+                log("  -> live set (after forced full GCs, %s checkpoints) max %s MB, heap used peak %s MB, RSS HWM %s MB,"
+                    + " %s rec/s, max in-flight %s", r.get("checkpoints"), r.get("liveSetMaxMb"),
+                        r.get("heapUsedPeakMb"), r.get("rssHwmMb"), r.get("recordsPerSec"),
                         r.get("maxInFlight"));
             }
         }
         String[][] metrics = {
-            { "heapAfterGcMaxMb", "max heap after GC", "MB" },
+            { "liveSetMaxMb", LIVE_SET, "MB" },
             { "heapUsedPeakMb", "peak heap used", "MB" },
             { "rssHwmMb", "RSS high-water (VmHWM)", "MB" },
             { "recordsPerSec", "records/s (1 KB)", "rec/s" },
@@ -227,7 +248,7 @@ final class Harness {
             List<Contender> running = new ArrayList<>();
             try {
                 Map<ContenderSpec, String> groups = new LinkedHashMap<>();
-                for (ContenderSpec spec : rotated(specs, round)) {
+                for (ContenderSpec spec : Stats.shuffled(specs, cfg.seed, S5, round)) {
                     Work work = new Work(n, 0, cfg.verify, (int) n);
                     Contender c = spec.create(cfg.camelKafkaExtra);
                     String group = group();
@@ -294,24 +315,51 @@ final class Harness {
      * over a fixed window once the group is assigned; ideal = concurrency x 100 rec/s.
      */
     private void scenario7() throws Exception {
-        String topic = topic("s7");
-        prepare(topic, 1, cfg.s7Records, cfg.valueSize, cfg.s3Keys);
-        List<ContenderSpec> specs = new ArrayList<>();
-        for (String ordering : List.of("UNORDERED", "KEY")) {
-            for (int c : cfg.s7Concurrency) {
-                specs.add(ContenderSpec.kafkaFetch(1, c, ordering));
-                if (cfg.parallelConsumer) {
-                    specs.add(ContenderSpec.parallelConsumer(c, ordering));
+        for (String dist : cfg.keyDists) {
+            KeyDistribution keys = keys(dist);
+            String topic = topic("s7-" + keys.id());
+            prepare(topic, 1, cfg.s7Records, cfg.valueSize, keys);
+            List<ContenderSpec> specs = new ArrayList<>();
+            for (String ordering : List.of("UNORDERED", "KEY")) {
+                for (int c : cfg.s7Concurrency) {
+                    specs.add(ContenderSpec.kafkaFetch(1, c, ordering));
+                    if (cfg.parallelConsumer) {
+                        specs.add(ContenderSpec.parallelConsumer(c, ordering));
+                    }
                 }
             }
+            for (RouteVariant route : routesFor(keys)) {
+                throughput(S7, topic, 1, cfg.s7Records, cfg.s3SleepMs, withKeys(withRoute(specs, route), keys),
+                        cfg.s3WindowMs);
+            }
         }
-        throughput(S7, topic, 1, cfg.s7Records, cfg.s3SleepMs, specs, cfg.s3WindowMs);
+    }
+
+    private KeyDistribution keys(String dist) {
+        return KeyDistribution.of(dist, cfg.s3Keys, cfg.zipfExponent, cfg.hotShare, cfg.seed);
+    }
+
+    /** Every route for cyclic keys, the first route for the other distributions. */
+    private List<RouteVariant> routesFor(KeyDistribution keys) {
+        return keys.kind() == KeyDistribution.Kind.CYCLIC ? cfg.routes : cfg.routes.subList(0, 1);
+    }
+
+    private static List<ContenderSpec> withRoute(List<ContenderSpec> specs, RouteVariant route) {
+        List<ContenderSpec> l = new ArrayList<>();
+        specs.forEach(s -> l.add(s.withRoute(route)));
+        return l;
+    }
+
+    private static List<ContenderSpec> withKeys(List<ContenderSpec> specs, KeyDistribution keys) {
+        List<ContenderSpec> l = new ArrayList<>();
+        specs.forEach(s -> l.add(s.withKeys(keys.id())));
+        return l;
     }
 
     /** Route start → first record, and stop time of an idle route. */
     private void scenario6() throws Exception {
         String topic = topic("s6");
-        prepare(topic, 1, 1, cfg.valueSize, 0);
+        prepare(topic, 1, 1, cfg.valueSize, null);
         List<ContenderSpec> specs = new ArrayList<>(List.of(
                 ContenderSpec.kafkaFetch(1, 1, "PARTITION"),
                 ContenderSpec.camelKafka(1),
@@ -324,7 +372,7 @@ final class Harness {
         Map<ContenderSpec, List<Double>> stopMs = new LinkedHashMap<>();
         Map<ContenderSpec, Long> seen = new HashMap<>();
         for (int round = 0; round < cfg.s6Rounds; round++) {
-            for (ContenderSpec spec : specs) {
+            for (ContenderSpec spec : Stats.shuffled(specs, cfg.seed, S6, round)) {
                 Work work = new Work(1, 0, cfg.verify, 0);
                 Contender c = spec.create(cfg.camelKafkaExtra);
                 long stop;
@@ -355,86 +403,11 @@ final class Harness {
 
     // ------------------------------------------------------------------------------------------ runs
 
-    /**
-     * Warm-up then measured rounds, contenders interleaved. {@code windowMs < 0}: a steady-state window (see
-     * {@link #steady}), or in smoke mode every record; otherwise a fixed window of {@code windowMs} after assignment.
-     */
     private void throughput(String scenario, String topic, int partitions, long records, long sleepMs,
                             List<ContenderSpec> all, long windowMs)
             throws Exception {
-        List<ContenderSpec> specs = selected(all);
-        boolean steady = windowMs < 0 && cfg.steadyWindowMs > 0;
-        for (int w = 0; w < cfg.warmups; w++) {
-            for (ContenderSpec spec : specs) {
-                long window = windowMs < 0 ? -1 : cfg.s3WarmupWindowMs;
-                RunStats s = runOnce(spec, topic, partitions, records, sleepMs, window);
-                log("%s warm-up %s: %,.0f rec/s", short2(scenario), spec.label(), s.rate);
-            }
-        }
-        Map<ContenderSpec, List<Double>> rates = new LinkedHashMap<>();
-        Map<ContenderSpec, List<Double>> slices = new LinkedHashMap<>();
-        Map<ContenderSpec, List<Double>> cpu = new LinkedHashMap<>();
-        Map<ContenderSpec, List<Double>> alloc = new LinkedHashMap<>();
-        Map<ContenderSpec, List<Double>> brokerCpu = new LinkedHashMap<>();
-        Map<ContenderSpec, long[]> counts = new HashMap<>();
-        for (int round = 0; round < cfg.rounds; round++) {
-            for (ContenderSpec spec : rotated(specs, round)) {
-                RunStats s = runOnce(spec, topic, partitions, records, sleepMs, windowMs);
-                rates.computeIfAbsent(spec, k -> new ArrayList<>()).add(s.rate);
-                slices.computeIfAbsent(spec, k -> new ArrayList<>()).addAll(s.slices);
-                if (s.measured > 0) {
-                    cpu.computeIfAbsent(spec, k -> new ArrayList<>()).add(s.cpuNanos / 1e3 / s.measured);
-                    alloc.computeIfAbsent(spec, k -> new ArrayList<>()).add((double) s.allocBytes / s.measured);
-                    if (s.brokerCpuNanos >= 0) {
-                        brokerCpu.computeIfAbsent(spec, k -> new ArrayList<>())
-                                .add(s.brokerCpuNanos / 1e3 / s.measured);
-                    }
-                }
-                counts.merge(spec, new long[] { s.consumed, s.distinct },
-                        (a, b) -> new long[] { Math.min(a[0], b[0]), Math.min(a[1], b[1]) });
-                String cost = steady && s.measured > 0
-                        ? String.format(Locale.ROOT, "; %.2f us CPU and %,.0f B allocated per record",
-                                s.cpuNanos / 1e3 / s.measured, (double) s.allocBytes / s.measured)
-                        : "";
-                log("%s round %d/%d %s: %,.0f rec/s (%,d records in %.2f s%s; assigned after %.0f ms, stop %.0f ms%s)",
-                        short2(scenario), round + 1, cfg.rounds, spec.label(), s.rate, s.measured, s.seconds,
-                        s.note.isEmpty() ? "" : ", " + s.note, s.assignMs, s.stopMs, cost);
-            }
-        }
-        String note;
-        if (steady) {
-            note = String.format(Locale.ROOT, "steady state: %,d records; each run skips its first %.1f s of"
-                                              + " consuming, then measures %.1f s (slices of %d ms)",
-                    records, cfg.steadyWarmupMs / 1e3, cfg.steadyWindowMs / 1e3, cfg.sliceMs);
-        } else {
-            note = windowMs < 0 ? "all " + records + " records" : "window " + windowMs + " ms after assignment";
-        }
-        if (sleepMs > 0) {
-            note += "; ideal " + idealNote(sleepMs);
-        }
-        for (ContenderSpec spec : specs) {
-            long[] c = counts.get(spec);
-            results.add(new Result(scenario, spec, "records/s", "rec/s", rates.get(spec), records, c[0], c[1], note,
-                    slices.get(spec)));
-            if (steady && cpu.containsKey(spec)) {
-                results.add(new Result(scenario, spec, CPU_PER_RECORD, "us", cpu.get(spec), records, c[0], c[1],
-                        note));
-                results.add(new Result(scenario, spec, ALLOC_PER_RECORD, "B", alloc.get(spec), records, c[0], c[1],
-                        note));
-            }
-            if (steady && brokerCpu.containsKey(spec)) {
-                results.add(
-                        new Result(scenario, spec, "broker CPU per record", "us", brokerCpu.get(spec), records, c[0],
-                                c[1], note));
-            }
-        }
-    }
-
-    /** The contenders in round {@code round}'s order: each round starts one further, so none always runs first. */
-    private static List<ContenderSpec> rotated(List<ContenderSpec> specs, int round) {
-        List<ContenderSpec> l = new ArrayList<>(specs);
-        Collections.rotate(l, -(round % Math.max(1, l.size())));
-        return l;
+        results.addAll(new ThroughputRuns(cfg, kafka, m -> log("%s", m)).run(scenario, topic, partitions, records,
+                sleepMs, selected(all), windowMs));
     }
 
     private List<ContenderSpec> selected(List<ContenderSpec> specs) {
@@ -450,170 +423,23 @@ final class Harness {
         return l;
     }
 
-    private static String idealNote(long sleepMs) {
-        return "concurrency x " + (1000 / sleepMs) + " rec/s";
-    }
-
-    private static String short2(String scenario) {
-        return scenario.substring(0, 2);
-    }
-
-    private static final class RunStats {
-        double rate;
-        long measured;
-        double seconds;
-        long consumed;
-        long distinct;
-        String note = "";
-        double assignMs;
-        double stopMs;
-        List<Double> slices = new ArrayList<>();
-        long cpuNanos;
-        long allocBytes;
-        long brokerCpuNanos = -1;
-    }
-
-    private RunStats runOnce(ContenderSpec spec, String topic, int partitions, long records, long sleepMs,
-                             long windowMs)
-            throws Exception {
-        Work work = new Work(records, sleepMs, cfg.verify, 0);
-        Contender c = spec.create(cfg.camelKafkaExtra);
-        String group = group();
-        RunStats s = new RunStats();
-        ThreadCost cost = ThreadCost.excludingLiveThreads();
-        try {
-            c.start(kafka.bootstrap(), topic, group, work);
-            long stable = kafka.awaitAssigned(group, topic, partitions, spec.members(), 120_000);
-            s.assignMs = (stable - c.startNanos()) / 1e6;
-            if (windowMs < 0 && cfg.steadyWindowMs > 0) {
-                steady(spec, work, stable, cost, s);
-            } else if (windowMs < 0) {
-                drain(spec, work, stable, records, s);
-            } else {
-                long from = System.nanoTime();
-                long c0 = work.count();
-                long to;
-                if (work.awaitTarget(windowMs)) {
-                    to = work.targetNanos();
-                    s.measured = records - c0;
-                    s.note = "drained";
-                } else {
-                    to = System.nanoTime();
-                    s.measured = work.count() - c0;
-                }
-                s.seconds = Math.max(1e-9, (to - from) / 1e9);
-            }
-            s.rate = s.measured > 0 ? s.measured / s.seconds : 0;
-        } finally {
-            s.stopMs = c.stop() / 1e6;
-        }
-        s.consumed = work.count();
-        s.distinct = work.distinct();
-        if (cfg.verify && s.distinct < records && windowMs < 0) {
-            throw new IllegalStateException(
-                    spec.label() + " saw " + s.distinct + " distinct of " + records + " records");
-        }
-        return s;
-    }
-
-    /** Every record: timed from full assignment (or the first record, if later) to the last record. */
-    private void drain(ContenderSpec spec, Work work, long stable, long records, RunStats s) throws Exception {
-        long countAtStable = work.count();
-        if (!work.awaitTarget(cfg.drainTimeoutMs)) {
-            throw new IllegalStateException(spec.label() + " consumed " + work.count() + " of " + records
-                                            + " records within " + cfg.drainTimeoutMs + " ms");
-        }
-        long to = work.targetNanos();
-        long from;
-        if (countAtStable > 0 && work.firstNanos() < stable && records - countAtStable > records / 10) {
-            from = stable;
-            s.measured = records - countAtStable;
-            s.note = "timed from full assignment";
-        } else {
-            from = work.firstNanos();
-            s.measured = records;
-        }
-        s.seconds = Math.max(1e-9, (to - from) / 1e9);
-    }
-
-    /**
-     * Steady state: skips the first {@code steadyWarmupMs} of consuming (from full assignment or the first record,
-     * whichever is later: JIT, connections, the first fetches), then counts the records of the next
-     * {@code steadyWindowMs} in slices of {@code sliceMs}, with the CPU time and allocation of the contender's threads
-     * over the same window. A run whose backlog ends inside the window is measured up to its last record.
-     */
-    private void steady(ContenderSpec spec, Work work, long stable, ThreadCost cost, RunStats s) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(cfg.drainTimeoutMs);
-        while (work.count() == 0) {
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException(spec.label() + " consumed nothing within " + cfg.drainTimeoutMs
-                                                + " ms");
-            }
-            Thread.sleep(5);
-        }
-        long warmEnd = Math.max(stable, work.firstNanos()) + TimeUnit.MILLISECONDS.toNanos(cfg.steadyWarmupMs);
-        sleepUntil(warmEnd);
-        long c0 = work.count();
-        long t0 = System.nanoTime();
-        cost.begin();
-        long broker0 = ThreadCost.brokerCpuNanos();
-        if (c0 >= work.target()) {
-            throw new IllegalStateException(spec.label() + " drained the backlog within its warm-up: produce more");
-        }
-        long end = t0 + TimeUnit.MILLISECONDS.toNanos(cfg.steadyWindowMs);
-        long prevT = t0;
-        long prevC = c0;
-        long t1 = t0;
-        long c1 = c0;
-        while (t1 < end) {
-            long next = Math.min(end, prevT + TimeUnit.MILLISECONDS.toNanos(cfg.sliceMs));
-            if (work.awaitTarget(Math.max(1, TimeUnit.NANOSECONDS.toMillis(next - System.nanoTime())))) {
-                t1 = work.targetNanos();
-                c1 = work.target();
-                s.note = String.format(Locale.ROOT, "drained after %.1f s of window", (t1 - t0) / 1e9);
-                break;
-            }
-            t1 = System.nanoTime();
-            c1 = work.count();
-            if (t1 - prevT >= TimeUnit.MILLISECONDS.toNanos(cfg.sliceMs) / 2) {
-                s.slices.add((c1 - prevC) / ((t1 - prevT) / 1e9));
-            }
-            prevT = t1;
-            prevC = c1;
-        }
-        cost.end();
-        long broker1 = ThreadCost.brokerCpuNanos();
-        s.brokerCpuNanos = broker0 >= 0 && broker1 >= 0 ? broker1 - broker0 : -1;
-        s.measured = c1 - c0;
-        s.seconds = Math.max(1e-9, (t1 - t0) / 1e9);
-        s.cpuNanos = cost.cpuNanos();
-        s.allocBytes = cost.allocatedBytes();
-    }
-
-    private static void sleepUntil(long nanoTime) throws InterruptedException {
-        long left;
-        while ((left = nanoTime - System.nanoTime()) > 0) {
-            Thread.sleep(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
-        }
-    }
-
     // ------------------------------------------------------------------------------------------ helpers
 
-    private void prepare(String topic, int partitions, long records, int valueSize, int keys) throws Exception {
+    private void prepare(String topic, int partitions, long records, int valueSize, KeyDistribution keys)
+            throws Exception {
         long start = System.nanoTime();
         kafka.createTopic(topic, partitions);
         kafka.produce(topic, partitions, records, valueSize, keys);
         double s = (System.nanoTime() - start) / 1e9;
         log("prepared %s: %,d x %d B over %d partition(s)%s in %.1f s (%,.0f rec/s)", topic, records, valueSize,
-                partitions,
-                keys > 0 ? ", " + keys + " keys" : "", s, records / s);
+                partitions, keys != null ? ", keys " + keys.describe() : "", s, records / s);
     }
 
     private String topic(String name) {
         return "bench-" + name + "-" + runId;
     }
 
-    private static String group() {
+    static String group() {
         return "bench-" + UUID.randomUUID();
     }
 

@@ -76,12 +76,20 @@ final class KafkaSetup implements AutoCloseable {
      * round-robin over the partitions (exactly even).
      */
     void produce(String topic, int partitions, long count, int valueSize, int keys) throws Exception {
+        produce(topic, partitions, count, valueSize, keys > 0 ? KeyDistribution.cyclic(keys) : null);
+    }
+
+    /**
+     * Produces {@code count} records of {@code valueSize} bytes, record i keyed {@code keys.key(i)} and placed by
+     * Kafka's default partitioner, or without keys round-robin over the partitions when {@code keys} is null.
+     */
+    void produce(String topic, int partitions, long count, int valueSize, KeyDistribution keys) throws Exception {
         String value = Payloads.filler(valueSize);
         AtomicReference<Exception> failure = new AtomicReference<>();
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(producerProps(false))) {
             for (long i = 0; i < count; i++) {
-                ProducerRecord<String, String> rec = keys > 0
-                        ? new ProducerRecord<>(topic, "key-" + (i % keys), value)
+                ProducerRecord<String, String> rec = keys != null
+                        ? new ProducerRecord<>(topic, keys.key(i), value)
                         : new ProducerRecord<>(topic, (int) (i % partitions), null, value);
                 producer.send(rec, (md, e) -> {
                     if (e != null) {

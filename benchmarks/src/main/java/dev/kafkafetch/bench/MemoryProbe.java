@@ -1,31 +1,25 @@
 package dev.kafkafetch.bench;
 
-import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryPoolMXBean;
-import java.lang.management.MemoryType;
-import java.lang.management.MemoryUsage;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashSet;
-import java.util.Map;
-import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-
-import com.sun.management.GarbageCollectionNotificationInfo;
-import javax.management.NotificationEmitter;
-import javax.management.openmbean.CompositeData;
 
 /**
  * Scenario 4's child JVM: runs one contender over a backlog and prints one {@code RESULT key=value ...} line with
- * the largest heap left live after a GC (from GC notifications), the peak heap in use (sampled every 10 ms), the
- * process RSS high-water mark (VmHWM), the throughput and, for kafka-fetch, the most records seen in flight.
+ * the live set (the heap in use right after a forced full GC, at 25, 50 and 75 % of the backlog consumed, the
+ * largest of the three), the peak heap in use (sampled every 10 ms), the process RSS high-water mark (VmHWM), the
+ * throughput (which the forced GCs slow down a little, alike for all) and, for kafka-fetch, the most records seen in
+ * flight.
  * <p>
  * Arguments: bootstrap topic partitions records contenderSpec groupId verify [camelKafkaExtra]
  */
 public final class MemoryProbe {
 
     static final String RESULT = "RESULT ";
+    /** Shares of the backlog consumed at which the live set is measured. */
+    static final double[] CHECKPOINTS = { 0.25, 0.5, 0.75 };
 
     private MemoryProbe() {
     }
@@ -41,35 +35,23 @@ public final class MemoryProbe {
         boolean verify = Boolean.parseBoolean(args[6]);
         String camelKafkaExtra = args.length > 7 ? args[7] : "";
 
-        Set<String> heapPools = new HashSet<>();
-        for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
-            if (pool.getType() == MemoryType.HEAP) {
-                heapPools.add(pool.getName());
-            }
-        }
-        AtomicLong afterGcMax = new AtomicLong();
-        for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
-            ((NotificationEmitter) gc).addNotificationListener((n, h) -> {
-                if (GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION.equals(n.getType())) {
-                    GarbageCollectionNotificationInfo info = GarbageCollectionNotificationInfo
-                            .from((CompositeData) n.getUserData());
-                    long used = 0;
-                    for (Map.Entry<String, MemoryUsage> e : info.getGcInfo().getMemoryUsageAfterGc().entrySet()) {
-                        if (heapPools.contains(e.getKey())) {
-                            used += e.getValue().getUsed();
-                        }
-                    }
-                    afterGcMax.accumulateAndGet(used, Math::max);
-                }
-            }, null, null);
-        }
-
         Work work = new Work(records, 0, verify, 0);
         Contender contender = spec.create(camelKafkaExtra);
         AtomicLong heapPeak = new AtomicLong();
         AtomicLong inFlightMax = new AtomicLong(-1);
+        AtomicLong liveMax = new AtomicLong(-1);
+        AtomicInteger checkpoints = new AtomicInteger();
         Thread sampler = new Thread(() -> {
+            int next = 0;
             while (!Thread.currentThread().isInterrupted()) {
+                if (next < CHECKPOINTS.length && work.count() >= CHECKPOINTS[next] * records) {
+                    // live set: what a forced full GC (System.gc() is a full collection with G1) leaves
+                    ManagementFactory.getMemoryMXBean().gc();
+                    liveMax.accumulateAndGet(ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed(),
+                            Math::max);
+                    checkpoints.incrementAndGet();
+                    next++;
+                }
                 heapPeak.accumulateAndGet(ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed(),
                         Math::max);
                 inFlightMax.accumulateAndGet(contender.inFlight(), Math::max);
@@ -87,6 +69,12 @@ public final class MemoryProbe {
         try {
             contender.start(bootstrap, topic, group, work);
             done = work.awaitTarget(600_000);
+            if (checkpoints.get() == 0) {
+                // a backlog consumed faster than the sampler looked: one checkpoint with the contender still up
+                ManagementFactory.getMemoryMXBean().gc();
+                liveMax.set(ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed());
+                checkpoints.incrementAndGet();
+            }
         } finally {
             contender.stop();
             sampler.interrupt();
@@ -96,10 +84,10 @@ public final class MemoryProbe {
             System.exit(2);
         }
         double seconds = (work.targetNanos() - work.firstNanos()) / 1e9;
-        System.out.printf("%sconsumed=%d distinct=%d heapAfterGcMaxMb=%.1f heapUsedPeakMb=%.1f rssHwmMb=%.1f"
-                          + " recordsPerSec=%.0f maxInFlight=%d partitions=%d%n",
-                RESULT, work.count(), work.distinct(),
-                afterGcMax.get() / 1048576.0, heapPeak.get() / 1048576.0, vmHwmKb() / 1024.0,
+        System.out.printf("%sconsumed=%d distinct=%d liveSetMaxMb=%.1f checkpoints=%d heapUsedPeakMb=%.1f"
+                          + " rssHwmMb=%.1f recordsPerSec=%.0f maxInFlight=%d partitions=%d%n",
+                RESULT, work.count(), work.distinct(), liveMax.get() / 1048576.0, checkpoints.get(),
+                heapPeak.get() / 1048576.0, vmHwmKb() / 1024.0,
                 seconds > 0 ? records / seconds : 0, inFlightMax.get(), partitions);
         System.out.flush();
         System.exit(0);

@@ -35,6 +35,7 @@ final class ParallelConsumerContender implements Contender {
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         boolean ids = work.needsIds();
         boolean value = work.needsValue();
+        boolean headers = work.readsHeaders();
         startNanos = System.nanoTime();
         KafkaConsumer<String, String> consumer = new KafkaConsumer<>(props);
         ParallelConsumerOptions<String, String> options = ParallelConsumerOptions.<String, String>builder()
@@ -47,6 +48,9 @@ final class ParallelConsumerContender implements Contender {
         pc.subscribe(List.of(topic));
         pc.poll(ctx -> {
             ConsumerRecord<String, String> r = ctx.getSingleConsumerRecord();
+            if (headers) {
+                work.onHeaders(r.key(), r.partition());
+            }
             work.onRecord(ids ? r.partition() : -1, ids ? r.offset() : -1, value ? r.value() : null);
         });
     }

@@ -45,6 +45,7 @@ final class PlainLoopContender implements Contender {
         startNanos = System.nanoTime();
         boolean ids = work.needsIds();
         boolean value = work.needsValue();
+        boolean headers = work.readsHeaders();
         for (int i = 0; i < threads; i++) {
             KafkaConsumer<String, String> consumer = new KafkaConsumer<>(consumerProps(bootstrap, groupId));
             consumers.add(consumer);
@@ -54,6 +55,9 @@ final class PlainLoopContender implements Contender {
                     while (running) {
                         ConsumerRecords<String, String> records = consumer.poll(Duration.ofMillis(1000));
                         for (ConsumerRecord<String, String> r : records) {
+                            if (headers) {
+                                work.onHeaders(r.key(), r.partition());
+                            }
                             work.onRecord(ids ? r.partition() : -1, ids ? r.offset() : -1, value ? r.value() : null);
                         }
                     }

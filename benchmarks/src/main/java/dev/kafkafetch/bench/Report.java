@@ -2,6 +2,7 @@ package dev.kafkafetch.bench;
 
 import java.awt.Color;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
@@ -12,7 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
+import java.util.function.BiPredicate;
 import java.util.stream.Collectors;
 
 import org.knowm.xchart.BitmapEncoder;
@@ -69,15 +70,11 @@ final class Report {
 
     // ------------------------------------------------------------------------------------------ ratios
 
-    private Optional<Result> reference(Result r, java.util.function.Predicate<ContenderSpec> which) {
-        return results.stream().filter(o -> o.scenario().equals(r.scenario()) && o.metric().equals(r.metric())
-                                            && which.test(o.spec()))
-                .findFirst();
-    }
-
-    private String ratio(Result r, java.util.function.Predicate<ContenderSpec> which) {
-        return reference(r, which).filter(ref -> ref.median() > 0 && !Double.isNaN(r.median()))
-                .map(ref -> String.format(Locale.ROOT, "%.2fx", r.median() / ref.median())).orElse("");
+    /** The paired ratio of {@code r} to the first other result of the same scenario, metric, route and keys. */
+    private String ratio(Result r, BiPredicate<ContenderSpec, ContenderSpec> which) {
+        return results.stream().filter(o -> o != r && o.scenario().equals(r.scenario()) && o.metric().equals(r.metric())
+                                            && o.spec().sameRun(r.spec()) && which.test(r.spec(), o.spec()))
+                .findFirst().map(ref -> Headlines.ratio(r, ref).text()).orElse("");
     }
 
     private static String fmt(double v) {
@@ -103,8 +100,11 @@ final class Report {
     private List<String[]> rows() {
         List<String[]> rows = new ArrayList<>();
         for (Result r : results) {
-            rows.add(new String[] { r.scenario().substring(0, 2), r.contender(), r.metric(), fmt(r.median()), r.unit(),
-                spread(r), slices(r), ratio(r, ContenderSpec::isCamelKafka), ratio(r, ContenderSpec::isPlainLoop),
+            boolean routed = List.of(Harness.S1, Harness.S2, Harness.S3, Harness.S7).contains(r.scenario());
+            rows.add(new String[] { r.scenario().substring(0, 2), r.contender(), routed ? r.spec().route().id() : "",
+                r.spec().keys(),
+                r.metric(), fmt(r.median()), r.unit(), spread(r), slices(r), ratio(r, Headlines::camelKafkaFor),
+                ratio(r, (s, o) -> o.isPlainLoop()),
                 r.consumed() < 0 ? "" : r.consumed() + (r.distinct() >= 0 ? " (" + r.distinct() + " distinct)" : "") });
         }
         return rows;
@@ -114,20 +114,42 @@ final class Report {
             ## Method
 
             * Every run: a fresh consumer group reading the topic from the beginning, the contender started in this
-              JVM and stopped cleanly afterwards; one warm-up round of every contender first, then the measured rounds,
-              contenders interleaved and rotated (A B C, B C A, ...) so that the machine's noise hits all of them
-              alike and none always runs first. A figure is the median over the rounds; "rounds min – max" is its
-              spread.
+              JVM and stopped cleanly afterwards; one warm-up round of every contender first, then the measured
+              rounds, each running the contenders in an order shuffled by a generator seeded from the run's seed
+              (printed in Settings; `--seed` repeats the orders), so that the machine's noise hits all of them alike
+              and none always runs first. A figure is the median over the rounds; "rounds min – max" is its spread.
+            * Ratios ("vs camel-kafka", "vs plain loop", the targets, KEY / UNORDERED) pair the rounds: the ratio of
+              the two contenders' values in the same round, their geometric mean, and a 95 % t-interval over the
+              per-round log-ratios. A ratio whose interval contains 1.0 is written "no difference"; a target counts
+              as met only when its whole interval meets it. One round gives no interval.
+            * Routes: the throughput scenarios (S1, S2, S3, S7) run once per route variant, the same for every
+              contender: "plain" counts the record and reads nothing (kafka-fetch then builds no header at all);
+              "headers" reads the key and the partition (CamelKafkaKey and CamelKafkaPartition — the same Camel
+              header names for camel-kafka and kafka-fetch —, ConsumerRecord.key()/partition() for the plain loop and
+              Parallel Consumer); "cpu" spins an arithmetic loop calibrated to ~5 us of CPU per record. The batching
+              rows compare kafka-fetch batching with camel-kafka `batching=true` (one exchange per poll, a list of
+              per-record exchanges; maxPollRecords=500, kafka-fetch's default, which camel-kafka needs set), the
+              streaming rows with camel-kafka streaming.
+            * CPU: every throughput run reports the CPU per record of the whole JVM over its window — the process CPU
+              time (OperatingSystemMXBean, which includes the GC and JIT threads) minus the CPU of every thread that
+              was alive before the contender started (harness, admin client, an in-process broker) — beside the
+              wall-clock rate; "CPU per record" alone is the contender's own Java threads; "threads" the contender's
+              live Java threads at the end of the window (GC and JIT threads are not Java threads). With the broker
+              inside the harness JVM the GC work of the broker's own allocation is charged to the contender too;
+              run.sh --broker-jvm keeps it out (and reports the broker's CPU per record from /proc, in 10 ms ticks).
             * S1/S2 (trivial route) measure the steady state: a backlog large enough that no contender drains it, each
               run skips its first seconds of consuming (JIT, connections, first fetches) and then counts the records
               of a fixed window in short slices; "slices p10 – p90" is the spread of the slices' rates over all rounds.
-              The same window gives the CPU time and the heap allocated by the contender's own threads (every thread
-              it started: fetch thread, workers, Camel's), per record — the broker and the harness are not counted,
-              wherever the broker runs. CPU per record is the steadier figure on a shared machine. With the broker
-              in a JVM of its own (run.sh --broker-jvm), its CPU over the same window is reported per record too
-              (from /proc, in 10 ms ticks).
-            * S3/S7 (10 ms route) count the records of a fixed window after a shorter warm-up window; the ideal is
-              concurrency x 100 rec/s.
+            * S3/S7 (10 ms route) count the records of a fixed window that starts a second after assignment (its
+              first records skipped), after a warm-up run with a shorter window;
+              the ideal is concurrency x 100 rec/s. Their KEY rows run on topics with three key distributions:
+              cyclic (record i has key i % 1000, so records in flight rarely share a key), Zipf over the 1000 keys,
+              and one hot key carrying a share of the records; "What KEY ordering costs" pairs every KEY row with the
+              UNORDERED row of the same contender, concurrency, route and keys. Cyclic keys run with every route, the
+              other distributions with the first route listed.
+            * S4 runs each contender in a child JVM; the live set is the heap in use right after a forced full GC
+              (System.gc(), a full collection with G1) at 25, 50 and 75 % of the backlog consumed, the largest of
+              them.
             * S5 produces at a fixed rate with the send time in each value; all contenders read the same records at
               the same time, each in its own group, so a load spike hits all of them alike; a warm-up round first,
               the percentiles are the medians over the rounds.
@@ -138,8 +160,9 @@ final class Report {
 
             """;
 
-    private static final String[] HEADER = { "S", "contender", "metric", "median", "unit", "rounds min – max",
-        "slices p10 – p90", "vs camel-kafka", "vs plain loop", "records seen (min)" };
+    private static final String[] HEADER = { "S", "contender", "route", "keys", "metric", "median", "unit",
+        "rounds min – max", "slices p10 – p90", "vs camel-kafka [95% CI]", "vs plain loop [95% CI]",
+        "records seen (min)" };
 
     String consoleTable() {
         List<String[]> rows = rows();
@@ -170,7 +193,7 @@ final class Report {
 
     private static void appendRow(StringBuilder sb, String[] row, int[] w) {
         for (int i = 0; i < row.length; i++) {
-            boolean right = i == 3 || i == 5 || i == 6 || i == 7 || i == 8;
+            boolean right = i == 5 || i == 7 || i == 8;
             String cell = right ? " ".repeat(w[i] - row[i].length()) + row[i]
                     : row[i] + " ".repeat(w[i] - row[i].length());
             sb.append(cell).append("  ");
@@ -179,142 +202,8 @@ final class Report {
         sb.append('\n');
     }
 
-    // ------------------------------------------------------------------------------------------ targets
-
-    private Optional<Result> find(String scenario, String metric, java.util.function.Predicate<ContenderSpec> which) {
-        return results.stream().filter(r -> r.scenario().equals(scenario) && r.metric().equals(metric)
-                                            && which.test(r.spec()))
-                .findFirst();
-    }
-
-    private static boolean isStreamingMc1(ContenderSpec s) {
-        return s.isKafkaFetch() && !s.pooled() && s.maxConcurrency() == 1 && "PARTITION".equals(s.ordering());
-    }
-
-    private static String verdict(boolean ok) {
-        return ok ? "**met**" : "**not met**";
-    }
-
     List<String> targets() {
-        List<String> out = new ArrayList<>();
-        Optional<Result> kf1 = find(Harness.S1, "records/s", Report::isStreamingMc1);
-        Optional<Result> ck1 = find(Harness.S1, "records/s", ContenderSpec::isCamelKafka);
-        Optional<Result> pl1 = find(Harness.S1, "records/s", ContenderSpec::isPlainLoop);
-        if (kf1.isPresent() && ck1.isPresent() && pl1.isPresent()) {
-            double a = kf1.get().median() / ck1.get().median();
-            double b = kf1.get().median() / pl1.get().median();
-            out.add(String.format(Locale.ROOT,
-                    "S1 kafka-fetch streaming (mc=1, PARTITION) vs camel-kafka: %.2fx (target ≥ 2x) %s;"
-                                               + " vs plain loop: %.2fx (target ≥ 0.6x) %s",
-                    a, verdict(a >= 2), b, verdict(b >= 0.6)));
-        }
-        Optional<Result> kfb = find(Harness.S1, "records/s", ContenderSpec::isBatching);
-        if (kfb.isPresent() && pl1.isPresent()) {
-            double b = kfb.get().median() / pl1.get().median();
-            out.add(String.format(Locale.ROOT, "S1 kafka-fetch batching vs plain loop: %.2fx (target ≥ 0.9x) %s", b,
-                    verdict(b >= 0.9)));
-        }
-        Optional<Result> kfA = find(Harness.S1, Harness.ALLOC_PER_RECORD, Report::isStreamingMc1);
-        Optional<Result> ckA = find(Harness.S1, Harness.ALLOC_PER_RECORD, ContenderSpec::isCamelKafka);
-        if (kfA.isPresent() && ckA.isPresent()) {
-            out.add(String.format(Locale.ROOT, "S1 allocation per record, kafka-fetch mc=1 %,.0f B vs camel-kafka"
-                                               + " %,.0f B: %.2fx (target ≤ 1x) %s",
-                    kfA.get().median(), ckA.get().median(), kfA.get().median() / ckA.get().median(),
-                    verdict(kfA.get().median() <= ckA.get().median())));
-        }
-        Optional<Result> kfC = find(Harness.S1, Harness.CPU_PER_RECORD, Report::isStreamingMc1);
-        Optional<Result> ckC = find(Harness.S1, Harness.CPU_PER_RECORD, ContenderSpec::isCamelKafka);
-        Optional<Result> floorCamel = find(Harness.S8, Harness.CPU_PER_RECORD,
-                s -> s.ordering().equals("camel: 9 headers"));
-        Optional<Result> floorOurs = find(Harness.S8, Harness.CPU_PER_RECORD,
-                s -> s.ordering().equals("kafka-fetch exchange path"));
-        if (kfC.isPresent()) {
-            StringBuilder sb = new StringBuilder(String.format(Locale.ROOT,
-                    "S1 CPU per record (all threads of the consumer), kafka-fetch mc=1: %.3f us", kfC.get().median()));
-            ckC.ifPresent(c -> sb.append(String.format(Locale.ROOT, "; camel-kafka %.3f us (%.2fx)", c.median(),
-                    kfC.get().median() / c.median())));
-            floorCamel.ifPresent(f -> sb.append(String.format(Locale.ROOT,
-                    "; Camel's floor with 9 headers (S8) %.3f us (%.2fx)", f.median(),
-                    kfC.get().median() / f.median())));
-            floorOurs.ifPresent(f -> sb.append(String.format(Locale.ROOT,
-                    "; kafka-fetch's exchange path alone (S8) %.3f us (%.2fx)", f.median(),
-                    kfC.get().median() / f.median())));
-            out.add(sb.toString());
-        }
-        Optional<Result> kf50 = find(Harness.S5, "latency p50", Report::isStreamingMc1);
-        Optional<Result> ck50 = find(Harness.S5, "latency p50", ContenderSpec::isCamelKafka);
-        Optional<Result> kf99 = find(Harness.S5, "latency p99", Report::isStreamingMc1);
-        Optional<Result> ck99 = find(Harness.S5, "latency p99", ContenderSpec::isCamelKafka);
-        if (kf50.isPresent() && ck50.isPresent() && kf99.isPresent() && ck99.isPresent()) {
-            double a = kf50.get().median() / ck50.get().median();
-            double b = kf99.get().median() / ck99.get().median();
-            out.add(String.format(Locale.ROOT, "S5 kafka-fetch mc=1 latency vs camel-kafka: p50 %.2f ms vs %.2f ms ="
-                                               + " %.2fx (target ≤ 1x) %s; p99 %.2f ms vs %.2f ms = %.2fx (target ≤ 1x) %s",
-                    kf50.get().median(), ck50.get().median(), a, verdict(a <= 1), kf99.get().median(),
-                    ck99.get().median(), b, verdict(b <= 1)));
-        }
-        for (Result r : results) {
-            if (r.scenario().equals(Harness.S7) && r.spec().isKafkaFetch() && r.metric().equals("records/s")) {
-                double ideal = r.spec().maxConcurrency() * 1000.0 / cfg.s3SleepMs;
-                double f = r.median() / ideal;
-                Optional<Result> pc = find(Harness.S7, "records/s", s -> s.isParallelConsumer()
-                                                                         && s.maxConcurrency()
-                                                                            == r.spec().maxConcurrency()
-                                                                         && s.ordering().equals(r.spec().ordering()));
-                out.add(String.format(Locale.ROOT, "S7 %s: %,.0f rec/s = %.1f%% of ideal %,.0f (target ≥ 95%%) %s%s",
-                        r.contender(), r.median(), 100 * f, ideal, verdict(f >= 0.95),
-                        pc.map(p -> String.format(Locale.ROOT, "; Parallel Consumer %,.0f rec/s = %.1f%% of ideal"
-                                                               + " (kafka-fetch %.2fx)",
-                                p.median(), 100 * p.median() / ideal, r.median() / p.median())).orElse("")));
-            }
-        }
-        for (int c : List.of(256)) {
-            Optional<Result> kf = find(Harness.S3, "records/s",
-                    s -> s.isKafkaFetch() && s.maxConcurrency() == c && "UNORDERED".equals(s.ordering()));
-            Optional<Result> ck = find(Harness.S3, "records/s", ContenderSpec::isCamelKafka);
-            Optional<Result> pc = find(Harness.S3, "records/s",
-                    s -> s.isParallelConsumer() && s.maxConcurrency() == c && "UNORDERED".equals(s.ordering()));
-            if (kf.isPresent()) {
-                double ideal = c * 1000.0 / cfg.s3SleepMs;
-                double f = kf.get().median() / ideal;
-                StringBuilder sb = new StringBuilder(String.format(Locale.ROOT,
-                        "S3 kafka-fetch mc=%d UNORDERED: %,.0f rec/s = %.0f%% of ideal %,.0f (target ≥ 90%%) %s", c,
-                        kf.get().median(), 100 * f, ideal, verdict(f >= 0.9)));
-                ck.ifPresent(r -> {
-                    double x = kf.get().median() / r.median();
-                    sb.append(String.format(Locale.ROOT, "; vs camel-kafka: %.1fx (target ≥ 20x) %s", x,
-                            verdict(x >= 20)));
-                });
-                pc.ifPresent(r -> {
-                    double x = kf.get().median() / r.median();
-                    sb.append(
-                            String.format(Locale.ROOT, "; vs Parallel Consumer mc=%d UNORDERED: %.2fx (target ≥ 1x) %s",
-                                    c, x, verdict(x >= 1)));
-                });
-                out.add(sb.toString());
-            }
-        }
-        for (Result r : results) {
-            if (r.scenario().equals(Harness.S4) && r.spec().isKafkaFetch() && r.metric().equals("max heap after GC")) {
-                Optional<Result> inflight = find(Harness.S4, "max in-flight observed", s -> s.equals(r.spec()));
-                Optional<Result> ck = find(Harness.S4, "max heap after GC", ContenderSpec::isCamelKafka);
-                long bound = r.spec().maxInFlight();
-                String sb = String.format(Locale.ROOT, "S4 %s: max live heap after GC %.1f MB", r.contender(),
-                        r.median())
-                            + ck.map(c -> String.format(Locale.ROOT, " (camel-kafka %.1f MB)", c.median())).orElse("")
-                            + inflight.map(i -> String.format(Locale.ROOT,
-                                    ", max in-flight observed %,.0f ≤ maxInFlightRecords %,d: %s",
-                                    i.max(), bound, verdict(i.max() <= bound))).orElse("");
-                out.add(sb);
-            }
-        }
-        Optional<Result> kfStop = find(Harness.S6, "idle stop", ContenderSpec::isKafkaFetch);
-        Optional<Result> ckStop = find(Harness.S6, "idle stop", ContenderSpec::isCamelKafka);
-        kfStop.ifPresent(
-                r -> out.add(String.format(Locale.ROOT, "S6 kafka-fetch idle stop: %.0f ms (target < 1000 ms) %s%s",
-                        r.median(), verdict(r.median() < 1000),
-                        ckStop.map(c -> String.format(Locale.ROOT, "; camel-kafka: %.0f ms", c.median())).orElse(""))));
-        return out;
+        return new Headlines(results, cfg).targets();
     }
 
     // ------------------------------------------------------------------------------------------ files
@@ -333,12 +222,21 @@ final class Report {
         sb.append("* Load average (1/5/15 min) at the start: ").append(loadBefore).append("; at the end: ")
                 .append(loadAfter).append(" (").append(Runtime.getRuntime().availableProcessors())
                 .append(" cores; the machine is shared with other builds)\n");
+        sb.append("* Code measured: commit ").append(commit()).append("\n");
         sb.append("* Command: `benchmarks/run.sh` (reactor build, no install; see benchmarks/README.md)\n\n");
         sb.append(METHOD);
         List<String> t = targets();
         if (!t.isEmpty()) {
             sb.append("## Targets\n\n");
             t.forEach(line -> sb.append("* ").append(line).append('\n'));
+            sb.append('\n');
+        }
+        List<String[]> key = new Headlines(results, cfg).keyCost();
+        if (!key.isEmpty()) {
+            sb.append("## What KEY ordering costs against UNORDERED\n\n");
+            sb.append("| S | contender | route | keys | KEY rec/s | UNORDERED rec/s | KEY / UNORDERED [95% CI] |\n");
+            sb.append("|---|---|---|---|--:|--:|--:|\n");
+            key.forEach(row -> sb.append("| ").append(String.join(" | ", row)).append(" |\n"));
             sb.append('\n');
         }
         Map<String, List<String[]>> byScenario = new LinkedHashMap<>();
@@ -353,9 +251,8 @@ final class Report {
             if (!note.isEmpty()) {
                 sb.append("_").append(note).append("_\n\n");
             }
-            sb.append("| contender | metric | median | unit | rounds min – max | slices p10 – p90 | vs camel-kafka"
-                      + " | vs plain loop | records seen (min) |\n");
-            sb.append("|---|---|--:|---|--:|--:|--:|--:|--:|\n");
+            sb.append("| ").append(String.join(" | ", List.of(HEADER).subList(1, HEADER.length))).append(" |\n");
+            sb.append("|---|---|---|---|--:|---|--:|--:|--:|--:|--:|\n");
             for (String[] row : e.getValue()) {
                 sb.append("| ").append(String.join(" | ", List.of(row).subList(1, row.length))).append(" |\n");
             }
@@ -368,42 +265,82 @@ final class Report {
         return sb.toString();
     }
 
+    /** One line per result; every text field quoted, so a comma in a label or a note shifts no column. */
     String csv() {
         StringBuilder sb = new StringBuilder(
-                "date,machine,scenario,contender,kind,consumers,maxConcurrency,ordering,metric,unit,"
-                                             + "median,min,max,rounds,values,slices_p10,slices_p90,expected,consumed,distinct,note\n");
+                "date,commit,machine,scenario,contender,kind,consumers,maxConcurrency,ordering,route,keys,metric,unit,"
+                                             + "median,min,max,rounds,values,slices_p10,slices_p90,expected,consumed,"
+                                             + "distinct,seed,note\n");
         String machine = q(machine());
+        String commit = q(commit());
         for (Result r : results) {
             ContenderSpec s = r.spec();
-            sb.append(String.join(",", when.toLocalDate().toString(), machine, q(r.scenario()), q(r.contender()),
-                    s.kind(),
-                    Integer.toString(s.consumers()), Integer.toString(s.maxConcurrency()), s.ordering(), q(r.metric()),
-                    r.unit(),
-                    num(r.median()), num(r.min()), num(r.max()), Integer.toString(r.values().size()),
+            sb.append(String.join(",", when.toLocalDate().toString(), commit, machine, q(r.scenario()),
+                    q(r.contender()), q(s.kind()), Integer.toString(s.consumers()),
+                    Integer.toString(s.maxConcurrency()),
+                    q(s.ordering()), q(s.route().id()), q(s.keys()), q(r.metric()), q(r.unit()), num(r.median()),
+                    num(r.min()), num(r.max()), Integer.toString(r.values().size()),
                     q(r.values().stream().map(Report::num).collect(Collectors.joining(" "))),
                     num(Result.percentile(r.slices(), 10)), num(Result.percentile(r.slices(), 90)),
-                    Long.toString(r.expected()), Long.toString(r.consumed()), Long.toString(r.distinct()), q(r.note())))
+                    Long.toString(r.expected()), Long.toString(r.consumed()), Long.toString(r.distinct()),
+                    Long.toString(cfg.seed), q(r.note())))
                     .append('\n');
         }
         return sb.toString();
+    }
+
+    /**
+     * The commit the run measured: {@code -Dbench.commit} (run.sh sets it), else {@code git rev-parse HEAD} in the
+     * working directory; "+ uncommitted changes" when the work tree differs from it.
+     */
+    static String commit() {
+        String c = System.getProperty("bench.commit");
+        if (c != null && !c.isBlank()) {
+            return c;
+        }
+        try {
+            String head = git("rev-parse", "HEAD");
+            return head.isEmpty() ? "unknown"
+                    : head + (git("status", "--porcelain", "--untracked-files=no").isEmpty() ? ""
+                            : " + uncommitted changes");
+        } catch (IOException e) {
+            return "unknown";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "unknown";
+        }
+    }
+
+    private static String git(String... args) throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>(List.of("git"));
+        cmd.addAll(List.of(args));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+        return p.waitFor() == 0 ? out : "";
     }
 
     private static String num(double v) {
         return String.format(Locale.ROOT, "%.3f", v);
     }
 
-    private static String q(String s) {
+    static String q(String s) {
         return "\"" + s.replace("\"", "\"\"") + "\"";
     }
 
     /** records/s vs concurrency for scenario 3, log-log, with the ideal line; false when there is nothing to plot. */
     boolean plotScenario3(Path png) throws IOException {
-        List<Result> s3 = results.stream().filter(r -> r.scenario().equals(Harness.S3)).collect(Collectors.toList());
-        if (s3.isEmpty()) {
+        List<Result> all = results.stream().filter(r -> r.scenario().equals(Harness.S3)
+                                                        && r.metric().equals(Harness.RATE)
+                                                        && "cyclic".equals(r.spec().keys()))
+                .collect(Collectors.toList());
+        if (all.isEmpty()) {
             return false;
         }
+        RouteVariant route = all.get(0).spec().route();
+        List<Result> s3 = all.stream().filter(r -> r.spec().route() == route).collect(Collectors.toList());
         XYChart chart = new XYChartBuilder().width(900).height(600)
-                .title("S3: 10 ms route, 4 partitions — records/s vs concurrency (" + when.toLocalDate() + ")")
+                .title("S3: 10 ms route (" + route.id() + "), 4 partitions, cyclic keys — records/s vs concurrency ("
+                       + when.toLocalDate() + ")")
                 .xAxisTitle("concurrency (maxConcurrency; camel-kafka: consumersCount)").yAxisTitle("records/s")
                 .build();
         chart.getStyler().setXAxisLogarithmic(true);

@@ -4,8 +4,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
-import dev.kafkafetch.KafkaFetchShareConsumer;
 import dev.kafkafetch.metrics.ShareSnapshot;
+import dev.kafkafetch.share.KafkaFetchShareConsumer;
 import org.apache.camel.CamelContext;
 import org.apache.camel.Route;
 import org.apache.camel.builder.RouteBuilder;
@@ -27,31 +27,28 @@ final class ShareContender implements Contender {
 
     private final int members;
     private final int maxConcurrency;
-    private final int maxPollRecords;
+    private final String options;
     private CamelContext camel;
     private volatile long startNanos;
 
-    ShareContender(int members, int maxConcurrency, int maxPollRecords) {
+    /** @param options further endpoint options ({@code a=1&b=2}); empty: the endpoint's defaults */
+    ShareContender(int members, int maxConcurrency, String options) {
         this.members = members;
         this.maxConcurrency = maxConcurrency;
-        this.maxPollRecords = maxPollRecords;
+        this.options = options;
     }
 
     String label() {
-        return "kafka-fetch-share cc=" + members + " mc=" + maxConcurrency + " maxPollRecords=" + maxPollRecords;
+        return "kafka-fetch-share cc=" + members + " mc=" + maxConcurrency
+               + (options.isEmpty() ? " (defaults)" : " " + options);
     }
 
     @Override
     public void start(String bootstrap, String topic, String groupId, Work work) throws Exception {
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
-            admin.incrementalAlterConfigs(Map.of(new ConfigResource(ConfigResource.Type.GROUP, groupId),
-                    List.of(new AlterConfigOp(new ConfigEntry("share.auto.offset.reset", "earliest"),
-                            AlterConfigOp.OpType.SET))))
-                    .all().get(30, TimeUnit.SECONDS);
-        }
+        startFromEarliest(bootstrap, groupId);
         String uri = "kafka-fetch-share:" + topic + "?brokers=" + bootstrap + "&groupId=" + groupId
-                     + "&consumersCount=" + members + "&maxConcurrency=" + maxConcurrency + "&maxPollRecords="
-                     + maxPollRecords;
+                     + "&consumersCount=" + members + "&maxConcurrency=" + maxConcurrency
+                     + (options.isEmpty() ? "" : "&" + options);
         camel = new DefaultCamelContext();
         camel.getShutdownStrategy().setTimeout(60);
         camel.getShutdownStrategy().setLogInflightExchangesOnTimeout(false);
@@ -64,6 +61,16 @@ final class ShareContender implements Contender {
         camel.start();
         startNanos = System.nanoTime();
         camel.getRouteController().startRoute(ROUTE_ID);
+    }
+
+    /** Sets the share group {@code groupId} to start from the earliest offset (a group config; a share group starts at the latest). */
+    static void startFromEarliest(String bootstrap, String groupId) throws Exception {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+            admin.incrementalAlterConfigs(Map.of(new ConfigResource(ConfigResource.Type.GROUP, groupId),
+                    List.of(new AlterConfigOp(new ConfigEntry("share.auto.offset.reset", "earliest"),
+                            AlterConfigOp.OpType.SET))))
+                    .all().get(30, TimeUnit.SECONDS);
+        }
     }
 
     @Override

@@ -1,6 +1,5 @@
 package dev.kafkafetch.bench;
 
-import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -9,31 +8,45 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
+import java.util.Random;
 import java.util.UUID;
 import java.util.function.Supplier;
 
 import dev.kafkafetch.testinfra.EmbeddedKafkaCluster;
 
 /**
- * The share-group scenario: one partition, a 10 ms route (Thread.sleep), records per second over a fixed window.
- * kafka-fetch-share with consumersCount × maxConcurrency slots, against kafka-fetch with the same number of slots in
- * one member (maxConcurrency, UNORDERED), camel-kafka (one consumer: one partition is one member's) and a plain
- * KafkaConsumer loop, on the same broker and data. Every contender reads a fresh group from the beginning; the window
- * opens {@code --settle-ms} after the first record (so every share member has joined), rounds interleave contenders,
- * the median of the measured rounds is reported.
+ * The share-group scenario (issue 22): one partition, a 10 ms route (Thread.sleep). kafka-fetch-share with
+ * consumersCount × maxConcurrency slots and the endpoint's DEFAULT options, against kafka-fetch with the same slots in
+ * one member (one partition is one member's), a plain {@link PlainShareLoopContender} of the same shape, camel-kafka and
+ * a plain KafkaConsumer loop, on one broker. Two backlog cases:
+ * <ul>
+ * <li><b>large</b>: a steady run on a backlog of {@code --records}; records/s over {@code --window-ms}, from
+ * {@code --settle-ms} after the contender's first record (every member has joined by then).</li>
+ * <li><b>small</b>: the contender starts on an empty topic of its own, waits {@code --small-settle-ms} (the members
+ * join), then {@code --small} records are produced at once; rate = small / (last record − first record + one route
+ * time).</li>
+ * </ul>
+ * Each run uses a fresh group. Every round runs every contender once per case, in an order shuffled with
+ * {@code seed + round} (the seed is printed); rounds after the warm-ups are measured; medians and per-round paired
+ * ratios are reported by {@link ShareReport}.
  *
  * <pre>
  *   --bootstrap host:port   an existing broker (default: an embedded KRaft broker)
  *   --slots 32              total concurrency: share members × maxConcurrency, kafka-fetch maxConcurrency
- *   --members 4,2           share consumersCount values (each with slots / members maxConcurrency)
- *   --max-poll-records 100  share maxPollRecords
- *   --records 60000 --window-ms 8000 --settle-ms 2000 --rounds 3 --warmups 1 --sleep-ms 10
+ *   --members 4             share consumersCount values (each with slots / members maxConcurrency), defaults
+ *   --max-poll-records 24,32  extra kafka-fetch-share variants (first members value) with this maxPollRecords
+ *   --share-options 'a=1&amp;b=2;c=3'  extra kafka-fetch-share variants (first members value) with these endpoint options
+ *   --records 60000 --window-ms 6000 --settle-ms 2000 --small 400 --small-settle-ms 4000
+ *   --cases large,small --rounds 3 --warmups 1 --sleep-ms 10 --seed 1
+ *   --only kafka-fetch-share,kafka-fetch   only the contenders whose label starts with one of these
  *   --out DIR               also write share-&lt;date&gt;.md there
  * </pre>
  */
 public final class ShareScenario {
+
+    static final String LARGE = "large";
+    static final String SMALL = "small";
 
     private final Map<String, String> opts;
     private final PrintStream log;
@@ -65,30 +78,63 @@ public final class ShareScenario {
         return Long.parseLong(opt(name, Long.toString(otherwise)));
     }
 
+    private static List<Integer> ints(String csv) {
+        List<Integer> out = new ArrayList<>();
+        for (String s : csv.split(",")) {
+            if (!s.isBlank()) {
+                out.add(Integer.parseInt(s.trim()));
+            }
+        }
+        return out;
+    }
+
     private void run() throws Exception {
         int slots = (int) num("slots", 32);
-        long records = num("records", 60_000);
-        long windowMs = num("window-ms", 8000);
-        long settleMs = num("settle-ms", 2000);
         long sleepMs = num("sleep-ms", 10);
         int rounds = (int) num("rounds", 3);
         int warmups = (int) num("warmups", 1);
-        int maxPollRecords = (int) num("max-poll-records", 100);
-        List<Integer> members = new ArrayList<>();
-        for (String m : opt("members", "4,2").split(",")) {
-            members.add(Integer.parseInt(m.trim()));
-        }
+        long seed = num("seed", 1);
+        List<String> cases = List.of(opt("cases", LARGE + "," + SMALL).split(","));
+        List<Integer> members = ints(opt("members", "4"));
+        ShareReport report = new ShareReport(slots, sleepMs);
         Map<String, Supplier<Contender>> contenders = new LinkedHashMap<>();
         for (int m : members) {
-            contenders.put(new ShareContender(m, slots / m, maxPollRecords).label(),
-                    () -> new ShareContender(m, slots / m, maxPollRecords));
+            ShareContender c = new ShareContender(m, slots / m, "");
+            contenders.put(c.label(), () -> new ShareContender(m, slots / m, ""));
+            if (report.headline == null) {
+                report.headline = c.label();
+            }
+        }
+        List<String> variants = new ArrayList<>();
+        for (int mpr : ints(opt("max-poll-records", ""))) {
+            variants.add("maxPollRecords=" + mpr);
+        }
+        for (String v : opt("share-options", "").split(";")) {
+            if (!v.isBlank()) {
+                variants.add(v.trim());
+            }
+        }
+        for (String v : variants) {
+            int m = members.get(0);
+            contenders.put(new ShareContender(m, slots / m, v).label(), () -> new ShareContender(m, slots / m, v));
         }
         ContenderSpec fetch = ContenderSpec.kafkaFetch(1, slots, "UNORDERED");
         contenders.put(fetch.label(), () -> fetch.create(""));
+        report.classic = fetch.label();
+        int m0 = members.get(0);
+        report.plainShare = new PlainShareLoopContender(m0, slots / m0, 0).label();
+        contenders.put(report.plainShare, () -> new PlainShareLoopContender(m0, slots / m0, 0));
         ContenderSpec camelKafka = ContenderSpec.camelKafka(1);
-        contenders.put(camelKafka.label(), () -> camelKafka.create(""));
+        report.camelKafka = camelKafka.label();
+        // pollTimeoutMs only matters when idle: it keeps each camel-kafka stop from costing its default 5 s
+        contenders.put(report.camelKafka, () -> camelKafka.create("&pollTimeoutMs=500"));
         ContenderSpec plain = ContenderSpec.plainLoop(1);
         contenders.put(plain.label(), () -> plain.create(""));
+        if (opts.containsKey("only")) {
+            List<String> only = List.of(opt("only", "").split(","));
+            contenders.keySet().removeIf(label -> only.stream().noneMatch(label::startsWith));
+        }
+        report.order.addAll(contenders.keySet());
 
         EmbeddedKafkaCluster cluster = null;
         String bootstrap = opts.get("bootstrap");
@@ -96,34 +142,47 @@ public final class ShareScenario {
             cluster = EmbeddedKafkaCluster.builder().start();
             bootstrap = cluster.bootstrapServers();
         }
+        String setup = String.format("broker %s; 1 partition, %d ms route, %d slots; large: %,d records, window %d ms"
+                                     + " after %d ms; small: %d records produced %d ms after the start; %d warm-up"
+                                     + " + %d measured rounds, order shuffled per round with seed %d + round",
+                cluster != null ? "embedded KRaft (Kafka 4.3.1) in the harness JVM" : bootstrap, sleepMs, slots,
+                num("records", 60_000), num("window-ms", 6000), num("settle-ms", 2000), num("small", 400),
+                num("small-settle-ms", 4000), warmups, rounds, seed);
         log.println("camel-kafka-fetch share-group benchmark — " + Report.machine());
-        log.printf("broker %s; 1 partition, %,d records, %d ms route; %d slots; window %d ms after %d ms settle;"
-                   + " %d warm-up + %d rounds%n",
-                cluster != null ? "embedded KRaft (Kafka 4.3.1) at " + bootstrap : bootstrap, records, sleepMs, slots,
-                windowMs, settleMs, warmups, rounds);
+        log.println(setup);
         try (KafkaSetup kafka = new KafkaSetup(bootstrap)) {
-            String topic = "bench-share-" + Long.toString(System.currentTimeMillis() % 10_000_000, 36);
-            kafka.createTopic(topic, 1);
-            kafka.produce(topic, 1, records, 100, 0);
-            log("prepared %s: %,d records", topic, records);
-            Map<String, List<Double>> rates = new LinkedHashMap<>();
+            String large = "bench-share-" + Long.toString(System.currentTimeMillis() % 10_000_000, 36);
+            if (cases.contains(LARGE)) {
+                kafka.createTopic(large, 1);
+                kafka.produce(large, 1, num("records", 60_000), 100, 0);
+                log("prepared %s: %,d records", large, num("records", 60_000));
+            }
             for (int round = -warmups; round < rounds; round++) {
-                for (Map.Entry<String, Supplier<Contender>> e : contenders.entrySet()) {
-                    double rate = runOnce(e.getValue().get(), kafka.bootstrap(), topic, records, sleepMs, settleMs,
-                            round < 0 ? Math.min(windowMs, 3000) : windowMs);
-                    log("%s %s: %,.0f rec/s", round < 0 ? "warm-up" : "round " + (round + 1) + "/" + rounds,
-                            e.getKey(), rate);
-                    if (round >= 0) {
-                        rates.computeIfAbsent(e.getKey(), k -> new ArrayList<>()).add(rate);
+                boolean warm = round < 0;
+                for (String kase : cases) {
+                    List<String> order = new ArrayList<>(contenders.keySet());
+                    Collections.shuffle(order, new Random(seed + round * 31L + kase.hashCode()));
+                    for (String label : order) {
+                        Contender c = contenders.get(label).get();
+                        double rate = LARGE.equals(kase)
+                                ? runLarge(c, kafka.bootstrap(), large, sleepMs, warm)
+                                : runSmall(c, kafka, sleepMs);
+                        log("%s %s %s: %,.0f rec/s", warm ? "warm-up" : "round " + (round + 1) + "/" + rounds, kase,
+                                label, rate);
+                        if (!warm) {
+                            report.add(kase, label, round, rate);
+                        }
                     }
                 }
             }
-            String table = table(rates, slots, sleepMs, camelKafka.label(), plain.label());
+            String table = report.render();
             log.println();
             log.print(table);
             if (opts.containsKey("out")) {
                 Path file = Path.of(opts.get("out")).resolve("share-" + LocalDate.now() + ".md");
-                write(file, table, records, sleepMs, slots, windowMs, settleMs, warmups, rounds);
+                Files.createDirectories(file.getParent());
+                Files.writeString(file, "# Share groups: 1 partition, " + sleepMs + " ms route\n\n" + Report.machine()
+                                        + "\n\nCommand: `" + command() + "`\n\n" + setup + ".\n\n" + table);
                 log.println("wrote " + file.toAbsolutePath().normalize());
             }
         } finally {
@@ -133,77 +192,58 @@ public final class ShareScenario {
         }
     }
 
-    /** Records per second over {@code windowMs}, from {@code settleMs} after the contender's first record. */
-    private double runOnce(Contender c, String bootstrap, String topic, long records, long sleepMs, long settleMs,
-                           long windowMs)
-            throws Exception {
+    /** Records per second over the window, from the settle time after the contender's first record. */
+    private double runLarge(Contender c, String bootstrap, String topic, long sleepMs, boolean warm) throws Exception {
+        long records = num("records", 60_000);
         Work work = new Work(records, sleepMs, false, 0);
         try {
             c.start(bootstrap, topic, "bench-share-" + UUID.randomUUID(), work);
-            long deadline = System.currentTimeMillis() + 120_000;
-            while (work.count() == 0) {
-                if (System.currentTimeMillis() > deadline) {
-                    throw new IllegalStateException("no record within 120 s");
-                }
-                Thread.sleep(5);
-            }
-            Thread.sleep(settleMs);
+            awaitFirst(work);
+            Thread.sleep(num("settle-ms", 2000));
             long c0 = work.count();
             long from = System.nanoTime();
-            if (work.awaitTarget(windowMs)) {
+            if (work.awaitTarget(warm ? Math.min(3000, num("window-ms", 6000)) : num("window-ms", 6000))) {
                 throw new IllegalStateException("the topic ran dry inside the window: raise --records");
             }
-            long n = work.count() - c0;
-            return n / ((System.nanoTime() - from) / 1e9);
+            return (work.count() - c0) / ((System.nanoTime() - from) / 1e9);
         } finally {
             c.stop();
         }
     }
 
-    private static String table(Map<String, List<Double>> rates, int slots, long sleepMs, String camelKafka,
-                                String plain) {
-        double ck = median(rates.get(camelKafka));
-        double pl = median(rates.get(plain));
-        double ideal = slots * 1000.0 / sleepMs;
-        StringBuilder sb = new StringBuilder();
-        sb.append("| contender | median rec/s | min–max | × camel-kafka | × plain loop | of ideal |\n");
-        sb.append("|---|---:|---:|---:|---:|---:|\n");
-        for (Map.Entry<String, List<Double>> e : rates.entrySet()) {
-            double m = median(e.getValue());
-            boolean concurrent = !e.getKey().equals(camelKafka) && !e.getKey().equals(plain);
-            sb.append(String.format(Locale.ROOT, "| %s | %,.0f | %,.0f–%,.0f | %.1f | %.1f | %s |%n", e.getKey(), m,
-                    Collections.min(e.getValue()), Collections.max(e.getValue()), m / ck, m / pl,
-                    concurrent ? String.format(Locale.ROOT, "%.0f %%", 100 * m / ideal) : "-"));
+    /** A burst of {@code --small} records onto a running contender: small / (last − first + one route time). */
+    private double runSmall(Contender c, KafkaSetup kafka, long sleepMs) throws Exception {
+        long small = num("small", 400);
+        String topic = "bench-share-small-" + UUID.randomUUID();
+        kafka.createTopic(topic, 1);
+        Work work = new Work(small, sleepMs, false, 0);
+        try {
+            c.start(kafka.bootstrap(), topic, "bench-share-" + UUID.randomUUID(), work);
+            Thread.sleep(num("small-settle-ms", 4000));
+            kafka.produce(topic, 1, small, 100, 0);
+            if (!work.awaitTarget(120_000)) {
+                throw new IllegalStateException("only " + work.count() + " of " + small + " records within 120 s");
+            }
+            return small / ((work.targetNanos() - work.firstNanos()) / 1e9 + sleepMs / 1000.0);
+        } finally {
+            c.stop();
         }
-        sb.append(String.format(Locale.ROOT, "%nideal with %d slots: %,.0f rec/s; one record at a time: %,.0f rec/s%n",
-                slots, ideal, 1000.0 / sleepMs));
-        return sb.toString();
     }
 
-    private void write(Path file, String table, long records, long sleepMs, int slots, long windowMs, long settleMs,
-                       int warmups, int rounds)
-            throws IOException {
-        Files.createDirectories(file.getParent());
-        String md = "# Share groups: 1 partition, " + sleepMs + " ms route\n\n" + Report.machine() + "\n\n"
-                    + "Command: `" + command() + "`\n\n" + records + " records of 100 B on one partition; " + slots
-                    + " slots; records/s over a " + windowMs + " ms window opened " + settleMs
-                    + " ms after each contender's first record; " + warmups + " warm-up and " + rounds
-                    + " measured rounds, contenders interleaved, median.\n\n" + table;
-        Files.writeString(file, md);
+    private static void awaitFirst(Work work) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + 120_000;
+        while (work.count() == 0) {
+            if (System.currentTimeMillis() > deadline) {
+                throw new IllegalStateException("no record within 120 s");
+            }
+            Thread.sleep(5);
+        }
     }
 
     private String command() {
-        StringBuilder sb = new StringBuilder(
-                "java -cp <benchmarks runtime classpath> dev.kafkafetch.bench.ShareScenario");
+        StringBuilder sb = new StringBuilder("benchmarks/share.sh");
         opts.forEach((k, v) -> sb.append(" --").append(k).append(' ').append(v));
         return sb.toString();
-    }
-
-    private static double median(List<Double> values) {
-        List<Double> s = new ArrayList<>(values);
-        Collections.sort(s);
-        int n = s.size();
-        return n % 2 == 1 ? s.get(n / 2) : (s.get(n / 2 - 1) + s.get(n / 2)) / 2;
     }
 
     private void log(String fmt, Object... args) {

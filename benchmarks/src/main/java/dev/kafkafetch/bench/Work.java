@@ -14,7 +14,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * Every contender calls {@link #onRecord} once per record it hands to its processing code (the Camel route, the
  * poll-loop body, the Parallel Consumer user function). The hot path is one atomic increment; the clock is read on the
  * first record and when {@code target} records have been seen. Optional extras: a fixed sleep standing in for I/O,
- * distinct (partition, offset) tracking for the smoke test, and end-to-end latency samples.
+ * distinct (partition, offset) tracking for the smoke test, end-to-end latency samples, and the
+ * {@link RouteVariant}: a contender whose work {@link #readsHeaders()} passes the record's key and partition, read
+ * through its own API, to {@link #onHeaders}; {@link RouteVariant#CPU} spins for about 5 us per record.
  */
 final class Work {
 
@@ -22,6 +24,10 @@ final class Work {
     private final long sleepMs;
     private final boolean trackDistinct;
     private final long[] latencies;
+    private final RouteVariant route;
+    private final long spinIterations;
+    /** Written (racily) with what the route read, so that no JIT drops the reading. */
+    private long sink;
 
     private final AtomicLong count = new AtomicLong();
     private final AtomicLong distinct = new AtomicLong();
@@ -38,6 +44,13 @@ final class Work {
      * @param latencySlots  &gt; 0: parse the send time encoded in the value and keep up to this many latency samples
      */
     Work(long target, long sleepMs, boolean trackDistinct, int latencySlots) {
+        this(target, sleepMs, trackDistinct, latencySlots, RouteVariant.PLAIN);
+    }
+
+    /** @param route what the route does per record besides counting (and sleeping) */
+    Work(long target, long sleepMs, boolean trackDistinct, int latencySlots, RouteVariant route) {
+        this.route = route;
+        this.spinIterations = route == RouteVariant.CPU ? RouteVariant.cpuIterations() : 0;
         this.target = target;
         this.sleepMs = sleepMs;
         this.trackDistinct = trackDistinct;
@@ -55,7 +68,20 @@ final class Work {
         return latencies != null;
     }
 
+    /** Whether the caller must read the record's key and partition and pass them to {@link #onHeaders}. */
+    boolean readsHeaders() {
+        return route == RouteVariant.HEADERS;
+    }
+
+    /** The key and partition the route read (the Camel headers, or the ConsumerRecord's fields). */
+    void onHeaders(Object key, Object partition) {
+        sink += (key == null ? 0 : key.hashCode()) + (partition == null ? 0 : partition.hashCode());
+    }
+
     void onRecord(int partition, long offset, String value) {
+        if (spinIterations > 0) {
+            sink += RouteVariant.spin(offset + sink, spinIterations);
+        }
         if (latencies != null && value != null) {
             long sent = Payloads.sendNanos(value);
             long now = System.nanoTime();

@@ -1,0 +1,103 @@
+package dev.kafkafetch.bench;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The share scenario's tables: per backlog case, each contender's median rate, min–max and share of ideal (slots ×
+ * 1000 / route ms), and the median of per-round PAIRED ratios (the headline share contender against classic
+ * kafka-fetch, the plain share loop and camel-kafka, each ratio taken within one round), with every round's ratio.
+ */
+final class ShareReport {
+
+    private final int slots;
+    private final long sleepMs;
+    /** case → contender → round → rate */
+    private final Map<String, Map<String, TreeMap<Integer, Double>>> rates = new LinkedHashMap<>();
+    /** The contenders in the order their rows are printed. */
+    final List<String> order = new ArrayList<>();
+    String headline;
+    String classic;
+    String plainShare;
+    String camelKafka;
+
+    ShareReport(int slots, long sleepMs) {
+        this.slots = slots;
+        this.sleepMs = sleepMs;
+    }
+
+    void add(String kase, String contender, int round, double rate) {
+        rates.computeIfAbsent(kase, k -> new LinkedHashMap<>()).computeIfAbsent(contender, k -> new TreeMap<>())
+                .put(round, rate);
+    }
+
+    String render() {
+        double ideal = slots * 1000.0 / sleepMs;
+        StringBuilder sb = new StringBuilder();
+        for (Map.Entry<String, Map<String, TreeMap<Integer, Double>>> kase : rates.entrySet()) {
+            Map<String, TreeMap<Integer, Double>> byContender = kase.getValue();
+            sb.append("### Backlog ").append(kase.getKey()).append("\n\n");
+            sb.append("| contender | median rec/s | min–max | of ideal | × classic mc=").append(slots)
+                    .append(" (per round) | × plain share loop | × camel-kafka |\n");
+            sb.append("|---|---:|---:|---:|---|---:|---:|\n");
+            for (String label : order) {
+                TreeMap<Integer, Double> byRound = byContender.get(label);
+                if (byRound == null) {
+                    continue;
+                }
+                List<Double> v = new ArrayList<>(byRound.values());
+                double m = median(v);
+                sb.append(String.format(Locale.ROOT, "| %s | %,.0f | %,.0f–%,.0f | %.0f %% | %s | %s | %s |%n",
+                        label, m, Collections.min(v), Collections.max(v), 100 * m / ideal,
+                        paired(byContender, label, classic, true),
+                        paired(byContender, label, plainShare, false),
+                        paired(byContender, label, camelKafka, false)));
+            }
+            sb.append('\n');
+        }
+        sb.append(String.format(Locale.ROOT, "ideal with %d slots: %,.0f rec/s; one record at a time: %,.0f rec/s."
+                                             + " Ratios are medians of per-round paired ratios (same round, same broker).%n",
+                slots, ideal, 1000.0 / sleepMs));
+        return sb.toString();
+    }
+
+    /** Median of this round's a / b ratios, optionally followed by every round's ratio. */
+    private static String paired(Map<String, TreeMap<Integer, Double>> byContender, String a, String b, boolean list) {
+        TreeMap<Integer, Double> ra = byContender.get(a);
+        TreeMap<Integer, Double> rb = byContender.get(b);
+        if (ra == null || rb == null || a.equals(b)) {
+            return "-";
+        }
+        List<Double> ratios = new ArrayList<>();
+        ra.forEach((round, rate) -> {
+            Double other = rb.get(round);
+            if (other != null && other > 0) {
+                ratios.add(rate / other);
+            }
+        });
+        if (ratios.isEmpty()) {
+            return "-";
+        }
+        StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "%.2f", median(ratios)));
+        if (list) {
+            sb.append(" (");
+            for (int i = 0; i < ratios.size(); i++) {
+                sb.append(i > 0 ? ", " : "").append(String.format(Locale.ROOT, "%.2f", ratios.get(i)));
+            }
+            sb.append(')');
+        }
+        return sb.toString();
+    }
+
+    static double median(List<Double> values) {
+        List<Double> s = new ArrayList<>(values);
+        Collections.sort(s);
+        int n = s.size();
+        return n % 2 == 1 ? s.get(n / 2) : (s.get(n / 2 - 1) + s.get(n / 2)) / 2;
+    }
+}

@@ -1,0 +1,65 @@
+package dev.kafkafetch.bench;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** {@link SlowIoScenario}'s table: per N and contender, rate, % of ideal, threads; Java 17 and Java 21+ side by side. */
+final class SlowIoReport {
+
+    private final long sleepMs;
+    private final boolean java21;
+    private final Map<String, SlowIoRun.Measured[]> rows = new LinkedHashMap<>();
+    private final List<Integer> ns = new ArrayList<>();
+
+    SlowIoReport(long sleepMs, boolean java21) {
+        this.sleepMs = sleepMs;
+        this.java21 = java21;
+    }
+
+    void add(int n, String label, boolean virtual, SlowIoRun.Measured m) {
+        if (!ns.contains(n)) {
+            ns.add(n);
+        }
+        rows.computeIfAbsent(n + "\t" + label, k -> new SlowIoRun.Measured[2])[virtual ? 1 : 0] = m;
+    }
+
+    String render() {
+        StringBuilder sb = new StringBuilder();
+        sb.append("Ideal = N / ").append(sleepMs).append(" ms. Threads: the most live platform threads during the"
+                                                         + " window beyond those alive before the start (virtual"
+                                                         + " threads are not counted); in brackets, those of them"
+                                                         + " that are kafka-fetch workers.\n\n");
+        sb.append("| N | contender | Java ").append(Runtime.version().feature())
+                .append(" rec/s | % of ideal | threads |");
+        if (java21) {
+            sb.append(" Java 21+ virtual threads rec/s | % of ideal | platform threads |");
+        }
+        sb.append('\n').append(java21 ? "|---|---|---:|---:|---:|---:|---:|---:|\n" : "|---|---|---:|---:|---:|\n");
+        for (Map.Entry<String, SlowIoRun.Measured[]> row : rows.entrySet()) {
+            String[] key = row.getKey().split("\t");
+            int n = Integer.parseInt(key[0]);
+            double ideal = n * 1000.0 / sleepMs;
+            sb.append("| ").append(String.format("%,d", n)).append(" | ").append(key[1]).append(" | ");
+            boolean kafkaFetch = key[1].startsWith("kafka-fetch");
+            cells(sb, row.getValue()[0], ideal, kafkaFetch, false);
+            if (java21) {
+                cells(sb, row.getValue()[1], ideal, kafkaFetch, true);
+            }
+            sb.append('\n');
+        }
+        return sb.toString();
+    }
+
+    private static void cells(StringBuilder sb, SlowIoRun.Measured m, double ideal, boolean kafkaFetch, boolean last) {
+        if (m == null) {
+            sb.append("– | – | – |");
+        } else {
+            String threads = kafkaFetch ? m.workerThreads() + " (" + m.kafkaFetchWorkers() + ")"
+                    : Integer.toString(m.workerThreads());
+            sb.append(String.format("%,.0f | %.0f %% | %s |", m.rate(), 100 * m.rate() / ideal, threads));
+        }
+        sb.append(last ? "" : " ");
+    }
+}
