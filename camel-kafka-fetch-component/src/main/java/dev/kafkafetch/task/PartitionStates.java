@@ -246,14 +246,19 @@ final class PartitionStates implements ConsumerRebalanceListener {
     @Override
     public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
         // seeks where they start (seekTo, the offset store); counts the task's first rebalance, even when empty
-        Map<TopicPartition, OffsetAndMetadata> committed = starts.start(consumer, partitions);
+        StartOffsets.Start start = starts.start(consumer, partitions);
         if (partitions.isEmpty()) {
             return;
         }
         metrics.rebalanced();
         for (TopicPartition tp : partitions) {
-            OffsetAndMetadata c = committed.get(tp);
-            assign(tp, c != null ? c.offset() : -1, c != null && settings.offsetMap() ? finishedBefore(tp, c) : null);
+            OffsetAndMetadata c = start.committed().get(tp);
+            PartitionState state = assign(tp, c != null ? c.offset() : -1,
+                    c != null && settings.offsetMap() ? finishedBefore(tp, c) : null);
+            Long sought = start.sought().get(tp);
+            if (sought != null) {
+                state.startAt(sought);
+            }
         }
         if (pausedReason != null) {
             consumer.pause(partitions);

@@ -19,10 +19,22 @@ import org.slf4j.LoggerFactory;
  * assignment ({@link FirstAssignment}), else the position the offset store holds (offsetRepository, a resume
  * strategy), else the group's committed offset (Kafka's own choice, with autoOffsetReset when there is none).
  * <p>
- * Guarantee: a partition that is not part of the route's first assignment (a retry topic, one taken over later) is
- * never sought to its beginning or end. Fetch thread only, inside the assignment callback.
+ * Guarantees: a partition that is not part of the route's first assignment (a retry topic, one taken over later) is
+ * never sought to its beginning or end; one that is sought reports the position it was sought to, so that position can
+ * be committed before anything is polled (its next owner starts there, not at autoOffsetReset). Fetch thread only,
+ * inside the assignment callback.
  */
 final class StartOffsets {
+
+    /**
+     * Where newly assigned partitions start.
+     *
+     * @param committed what the group committed for those that start there
+     * @param sought    the position {@code seekTo} put the others at (absent when it could not be read in time)
+     */
+    record Start(Map<TopicPartition, OffsetAndMetadata> committed, Map<TopicPartition, Long> sought) {
+        static final Start NONE = new Start(Map.of(), Map.of());
+    }
 
     private static final Logger LOG = LoggerFactory.getLogger(StartOffsets.class);
 
@@ -49,14 +61,15 @@ final class StartOffsets {
 
     /**
      * A rebalance assigned {@code partitions} (possibly none): seeks them where they start, and returns what the group
-     * committed for those that start there (so metrics show it, and the offset map can be read).
+     * committed for those that start there (so metrics show it, and the offset map can be read) and where the sought
+     * ones are.
      */
-    Map<TopicPartition, OffsetAndMetadata> start(TaskConsumer consumer, Collection<TopicPartition> partitions) {
+    Start start(TaskConsumer consumer, Collection<TopicPartition> partitions) {
         List<TopicPartition> seek = settings.seekTo() != null
                 ? firstAssignment.assigned(partitions, firstRebalance) : List.of();
         firstRebalance = false;
         if (partitions.isEmpty()) {
-            return Map.of();
+            return Start.NONE;
         }
         List<TopicPartition> rest = new ArrayList<>(partitions);
         rest.removeAll(seek);
@@ -76,7 +89,20 @@ final class StartOffsets {
                 LOG.info("Fetch task {}: {} starts at offset {} held by the offset store", taskName, tp, offset);
             }
         }
-        return rest.isEmpty() ? Map.of() : committed(consumer, rest);
+        return new Start(rest.isEmpty() ? Map.of() : committed(consumer, rest), positions(consumer, seek));
+    }
+
+    /** Where the sought partitions are now (the broker's beginning or end offset); any it cannot tell in time left out. */
+    private Map<TopicPartition, Long> positions(TaskConsumer consumer, List<TopicPartition> sought) {
+        Map<TopicPartition, Long> positions = new HashMap<>();
+        for (TopicPartition tp : sought) {
+            try {
+                positions.put(tp, consumer.position(tp, Duration.ofMillis(settings.commitTimeoutMs())));
+            } catch (RuntimeException e) {
+                LOG.debug("Fetch task {}: the position seekTo put {} at is unknown: {}", taskName, tp, e.toString());
+            }
+        }
+        return positions;
     }
 
     private Map<TopicPartition, OffsetAndMetadata> committed(TaskConsumer consumer, List<TopicPartition> partitions) {

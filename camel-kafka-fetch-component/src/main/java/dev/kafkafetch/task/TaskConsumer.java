@@ -96,6 +96,10 @@ final class TaskConsumer implements CommitManager.Committer {
         return call(() -> consumer.committed(partitions, timeout));
     }
 
+    long position(TopicPartition partition, Duration timeout) {
+        return call(() -> consumer.position(partition, timeout));
+    }
+
     void subscribe(List<String> topics, ConsumerRebalanceListener listener) {
         run(() -> consumer.subscribe(topics, listener));
     }

@@ -175,6 +175,14 @@ public final class PartitionState {
     }
 
     /**
+     * {@code seekTo} put the partition at {@code position} before anything was polled: that position is committable, so
+     * a revoke or an interval commit hands it to the next owner, which would otherwise start at autoOffsetReset.
+     */
+    public void startAt(long position) {
+        window.startAt(position);
+    }
+
+    /**
      * The offset a commit writes: the committable one; with an offset map, when nothing is committable yet but records
      * finished above the first unfinished one, that first unfinished offset (the map names them). -1 when none.
      */

@@ -147,6 +147,16 @@ public final class PartitionWindow {
         return releasedUpTo;
     }
 
+    /**
+     * The partition was sought to {@code offset} before anything was polled from it ({@code seekTo}): that offset may be
+     * committed, since nothing before it is to be routed here. Ignored once a record was polled or released.
+     */
+    public void startAt(long offset) {
+        if (tail == 0 && releasedUpTo < 0 && offset >= 0) {
+            releasedUpTo = offset;
+        }
+    }
+
     /** Records held that are finished (behind an unfinished one). */
     public int finishedHeld() {
         return (int) (tail - head) - unfinished;

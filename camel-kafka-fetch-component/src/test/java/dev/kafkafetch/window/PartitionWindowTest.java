@@ -246,4 +246,26 @@ class PartitionWindowTest {
         assertThat(w.reopen(blocker, 0)).isTrue();
         assertThat(w.committable()).isEqualTo(1);
     }
+
+    @Test
+    void aSoughtStartIsCommittableUntilARecordFinishesPastIt() {
+        PartitionWindow w = new PartitionWindow();
+        w.startAt(40);
+        assertThat(w.committable()).as("sought, nothing polled").isEqualTo(40);
+        long a = w.append(40);
+        long b = w.append(41);
+        assertThat(w.committable()).as("polled, nothing finished: never past the first unfinished").isEqualTo(40);
+        w.finish(b, 0);
+        assertThat(w.committable()).isEqualTo(40);
+        w.finish(a, 0);
+        assertThat(w.committable()).isEqualTo(42);
+    }
+
+    @Test
+    void aStartAfterSomethingWasPolledChangesNothing() {
+        PartitionWindow w = new PartitionWindow();
+        w.append(3);
+        w.startAt(10);
+        assertThat(w.committable()).isEqualTo(-1);
+    }
 }
