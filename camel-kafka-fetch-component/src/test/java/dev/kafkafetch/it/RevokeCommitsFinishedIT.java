@@ -25,7 +25,8 @@ import static org.awaitility.Awaitility.await;
  */
 class RevokeCommitsFinishedIT extends KafkaFetchITSupport {
 
-    private static final String NO_COMMIT_DUE = "autoCommitIntervalMs=60000&finishedCommitIntervalMs=0";
+    /** No interval commit due; short polls, so that awaiting a few polls takes a second, not fifteen. */
+    private static final String NO_COMMIT_DUE = "autoCommitIntervalMs=60000&finishedCommitIntervalMs=0&pollTimeoutMs=500";
 
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = { "maxConcurrency=1",

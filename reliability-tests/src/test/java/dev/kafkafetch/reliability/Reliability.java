@@ -81,20 +81,6 @@ final class Reliability {
         return dups;
     }
 
-    /** The most records finished within any window of {@code windowMs} (e.g. one commit interval). */
-    static int peakPerWindow(List<Finish> finished, long windowMs) {
-        long[] t = finished.stream().mapToLong(Finish::atMs).sorted().toArray();
-        int peak = 0;
-        int lo = 0;
-        for (int hi = 0; hi < t.length; hi++) {
-            while (t[hi] - t[lo] >= windowMs) {
-                lo++;
-            }
-            peak = Math.max(peak, hi - lo + 1);
-        }
-        return peak;
-    }
-
     void verify() {
         java.util.Set<String> seen = new java.util.HashSet<>();
         for (Finish f : finished) {
