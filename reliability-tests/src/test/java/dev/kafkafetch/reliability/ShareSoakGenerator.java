@@ -1,6 +1,7 @@
 package dev.kafkafetch.reliability;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
@@ -24,6 +25,8 @@ import java.util.Set;
 final class ShareSoakGenerator {
 
     private static final long SHARE_STREAM = 0x7368617265L;
+    /** consumersPerWindow is drawn from a stream of its own, so every seed keeps the rest of its combination. */
+    private static final long CONSUMERS_PER_WINDOW_STREAM = 0x637077L;
     private static final int[] LOCKS_MS = { 2000, 3000, 5000, 8000 };
     /** The fault kinds drawn before suspends and broker restarts were. */
     private static final Set<SoakFault.Kind> FIRST_KINDS = EnumSet.of(SoakFault.Kind.KILL, SoakFault.Kind.RESTART,
@@ -42,7 +45,7 @@ final class ShareSoakGenerator {
 
     static ShareSoakCase generate(long seed) {
         Random r = new Random(SoakGenerator.mix(seed) ^ SHARE_STREAM);
-        ShareSoakOptions o = options(r);
+        ShareSoakOptions o = withConsumersPerWindow(seed, options(r));
         long duration = 6000 + r.nextInt(4001);
         int rate = 100 + r.nextInt(151);
         int backlog = 100 + r.nextInt(501);
@@ -51,6 +54,20 @@ final class ShareSoakGenerator {
         int planned = backlog + (int) (rate * duration / 1000);
         return new ShareSoakCase(seed, o, new SoakSchedule(backlog, rate, duration, List.copyOf(faults),
                 plan(r, o, planned)));
+    }
+
+    /**
+     * UNORDERED windows: two share consumers in 40 % of the combinations (KEY needs one per window); the seeds picked
+     * before (the CI seeds among them) keep one.
+     */
+    private static ShareSoakOptions withConsumersPerWindow(long seed, ShareSoakOptions o) {
+        Random r = new Random(SoakGenerator.mix(seed) ^ CONSUMERS_PER_WINDOW_STREAM);
+        boolean pickedBefore = PICKED_BEFORE_SUSPEND.contains(seed)
+                               || Arrays.stream(SoakIT.SHARE_CI_SEEDS).anyMatch(s -> s == seed);
+        int cpw = !pickedBefore && !"KEY".equals(o.ordering()) && r.nextInt(100) < 40 ? 2 : 1;
+        return cpw == 1 ? o : new ShareSoakOptions(o.partitions(), o.keys(), o.childSlots(), o.initialMembers(),
+                o.consumersCount(), o.maxConcurrency(), o.ordering(), o.maxPollRecords(), o.deliveryLimit(),
+                o.maxDeliveryAttempts(), o.lockMs(), o.deadLetterTopic(), o.workMs(), cpw);
     }
 
     private static ShareSoakOptions options(Random r) {

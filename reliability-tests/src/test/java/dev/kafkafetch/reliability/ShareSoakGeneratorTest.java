@@ -35,6 +35,24 @@ class ShareSoakGeneratorTest {
         assertThat(s.count(SoakFault.Kind.BROKER)).isPositive();
     }
 
+    @Test
+    void unorderedCombinationsDrawTwoConsumersPerWindowAndKeyNever() {
+        int two = 0;
+        for (long seed = 1; seed <= 200; seed++) {
+            ShareSoakOptions o = ShareSoakGenerator.generate(seed).options();
+            if (o.consumersPerWindow() > 1) {
+                two++;
+                assertThat(o.ordering()).as("seed %d", seed).isEqualTo("UNORDERED");
+                assertThat(o.uri("b:9092", "t", "g", "d")).contains("consumersPerWindow=2");
+            }
+        }
+        assertThat(two).as("of 200 seeds").isBetween(30, 90);
+        for (long seed : SoakIT.SHARE_CI_SEEDS) {
+            assertThat(ShareSoakGenerator.generate(seed).options().consumersPerWindow()).as("CI seed %d", seed)
+                    .isEqualTo(1);
+        }
+    }
+
     private static String drawn(long seed) {
         ShareSoakCase c = ShareSoakGenerator.generate(seed);
         SoakSchedule s = c.schedule();

@@ -15,10 +15,19 @@ import java.util.Map;
  *                            that many deliveries
  * @param maxDeliveryAttempts 0 = the endpoint's default (5); the component's failure is final on the lower of the two
  * @param lockMs              the group's acquisition lock {@code share.record.lock.duration.ms}
+ * @param consumersPerWindow  share consumers feeding each window (1 with KEY, as the endpoint requires)
  */
 record ShareSoakOptions(int partitions, int keys, List<Boolean> childSlots, int initialMembers, int consumersCount,
         int maxConcurrency, String ordering, int maxPollRecords, int deliveryLimit, int maxDeliveryAttempts,
-        int lockMs, boolean deadLetterTopic, int workMs) {
+        int lockMs, boolean deadLetterTopic, int workMs, int consumersPerWindow) {
+
+    /** The options of the combinations drawn before consumersPerWindow was: one consumer per window. */
+    ShareSoakOptions(int partitions, int keys, List<Boolean> childSlots, int initialMembers, int consumersCount,
+                     int maxConcurrency, String ordering, int maxPollRecords, int deliveryLimit,
+                     int maxDeliveryAttempts, int lockMs, boolean deadLetterTopic, int workMs) {
+        this(partitions, keys, childSlots, initialMembers, consumersCount, maxConcurrency, ordering, maxPollRecords,
+             deliveryLimit, maxDeliveryAttempts, lockMs, deadLetterTopic, workMs, 1);
+    }
 
     static final String SCHEME = "kafka-fetch-share:";
     /** The endpoint's default maxDeliveryAttempts and maxPollRecords. */
@@ -36,9 +45,9 @@ record ShareSoakOptions(int partitions, int keys, List<Boolean> childSlots, int 
                 maxDeliveryAttempts > 0 ? maxDeliveryAttempts : DEFAULT_MAX_DELIVERY_ATTEMPTS);
     }
 
-    /** The most records one member holds (acquired, not acknowledged): one poll per fetch task. */
+    /** The most records one member holds (acquired, not acknowledged): one poll per share consumer. */
     int heldPerMember() {
-        return consumersCount * (maxPollRecords > 0 ? maxPollRecords : DEFAULT_MAX_POLL_RECORDS);
+        return consumersCount * consumersPerWindow * (maxPollRecords > 0 ? maxPollRecords : DEFAULT_MAX_POLL_RECORDS);
     }
 
     /** The share group's configs: where it starts, its acquisition lock and its delivery limit. */
@@ -67,6 +76,9 @@ record ShareSoakOptions(int partitions, int keys, List<Boolean> childSlots, int 
         o.add("pollTimeoutMs=" + SoakOptions.POLL_TIMEOUT_MS);
         o.add("shutdownTimeout=" + SHUTDOWN_TIMEOUT_MS);
         o.add("consumersCount=" + consumersCount);
+        if (consumersPerWindow > 1) {
+            o.add("consumersPerWindow=" + consumersPerWindow);
+        }
         o.add("maxConcurrency=" + maxConcurrency);
         o.add("ordering=" + ordering);
         if (maxPollRecords > 0) {
@@ -97,6 +109,9 @@ record ShareSoakOptions(int partitions, int keys, List<Boolean> childSlots, int 
         }
         d.add("members" + initialMembers + "/" + childSlots.size() + "[" + String.join(",", kinds) + "]");
         d.add("cc" + consumersCount);
+        if (consumersPerWindow > 1) {
+            d.add("cpw" + consumersPerWindow);
+        }
         d.add("c" + maxConcurrency);
         d.add(ordering);
         d.add(maxPollRecords > 0 ? "mpr" + maxPollRecords : "mprDefault");
