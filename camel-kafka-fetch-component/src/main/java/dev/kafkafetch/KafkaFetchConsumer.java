@@ -166,8 +166,12 @@ public class KafkaFetchConsumer extends AbstractKafkaFetchConsumer<KafkaFetchRec
             String name = "kafka-fetch[" + topic + "]#" + i;
             KafkaFetchRecords task = new KafkaFetchRecords(taskSettings, name, parts.clients()::getConsumer,
                     () -> newDecoder(taskSettings),
-                    commitQueue -> new RouteItemProcessor(this, builder, failuresHandledElsewhere, commitQueue),
+                    commitQueue -> new RouteItemProcessor(this, builder, failuresHandledElsewhere, commitQueue,
+                            settings.transacted()),
                     parts.workers(), getExceptionHandler(), parts.pollErrors(), parts.letters());
+            if (settings.transacted()) {
+                task.setTransactions(settings.transactions().producerProperties(i), parts.clients()::getProducer);
+            }
             task.setOffsetStore(offsetStore);
             task.setFirstAssignment(firstAssignment);
             created.add(task);

@@ -21,6 +21,7 @@ public final class PartitionState {
     private final PartitionWindow window = new PartitionWindow();
     private final FinishedOffsets finishedBefore;
     private long lastCommitted = -1;
+    private long firstPolled = -1;
     /** Finished records held at the last commit: when this changes, the offset map changed too. */
     private int finishedHeldAtCommit;
     private long manualTarget = -1;
@@ -64,7 +65,15 @@ public final class PartitionState {
 
     /** Records a polled offset; returns its sequence number in the window (see {@link #generation()}). */
     public long append(long offset) {
+        if (firstPolled < 0) {
+            firstPolled = offset;
+        }
         return window.append(offset);
+    }
+
+    /** The first offset polled since the partition was assigned, or -1: where it started without a commit. */
+    public long firstPolledOffset() {
+        return firstPolled;
     }
 
     public int generation() {
