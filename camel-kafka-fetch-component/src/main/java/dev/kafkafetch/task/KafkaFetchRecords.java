@@ -52,6 +52,8 @@ import org.slf4j.LoggerFactory;
  * {@link PartitionStates} (per-partition state, rebalances, seek backs), the {@link Dispatcher} (order, concurrency),
  * the {@link CompletionQueue} (completions, back-pressure), the {@link FailureRouter}, the {@link CommitManager} and
  * the {@link ManualCommitQueue}, the {@link StallDetector}, the {@link RecordIntake} and the {@link TaskMetrics}.
+ * With {@code transacted}, every commit goes through {@link TransactedCommits} instead of the consumer: one transaction
+ * with the outputs of the records it counts finished, and an abort reads its partitions again before any other commit.
  */
 public final class KafkaFetchRecords implements FetchTask {
 
@@ -341,11 +343,15 @@ public final class KafkaFetchRecords implements FetchTask {
             metrics.polled(now, records.count());
             intake.take(records, decoder, now);
             settle();
-            restartAborted(); // a transaction aborted in a revoke callback of this poll
+            if (restartAborted()) { // a transaction aborted in a revoke callback of this poll
+                return true;
+            }
             seekBack();
             intake.dispatchDueBatch(now, !records.isEmpty());
             commitIfDue(now);
-            restartAborted();
+            if (restartAborted()) {
+                return true;
+            }
             applyBackPressure();
             nextRetryDueMs = partitions.resumeDue(now);
             stalls.check(now);
@@ -416,12 +422,14 @@ public final class KafkaFetchRecords implements FetchTask {
         return counted;
     }
 
-    /** transacted: the partitions of an aborted transaction are read again; a fenced producer stops the task. */
-    private void restartAborted() {
-        if (transactions != null && transactions.restartAborted()) {
-            metrics.error("the transactional producer was fenced by another member with the same transactional id");
+    /** transacted: the partitions of aborted transactions are read again; true when the consumer must be re-created. */
+    private boolean restartAborted() {
+        TransactedCommits.Next next = transactions != null ? transactions.restartAborted(metrics)
+                : TransactedCommits.Next.GO_ON;
+        if (next == TransactedCommits.Next.STOP) {
             requestStop();
         }
+        return next == TransactedCommits.Next.RECONNECT;
     }
 
     /** What commits go through: the consumer, or the task's transactions. */

@@ -8,12 +8,15 @@ import java.util.function.Supplier;
 
 import dev.kafkafetch.commit.CommitManager;
 import dev.kafkafetch.dispatch.WorkItem;
+import dev.kafkafetch.metrics.TaskMetrics;
 import dev.kafkafetch.tx.RecordOutputs;
 import dev.kafkafetch.tx.TransactionalCommitter;
 import dev.kafkafetch.tx.TxSnapshot;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Where a transacted fetch task's loop meets its {@link TransactionalCommitter}: the committer every commit of the
@@ -25,6 +28,9 @@ import org.apache.kafka.common.TopicPartition;
  */
 final class TransactedCommits {
 
+    private static final Logger LOG = LoggerFactory.getLogger(TransactedCommits.class);
+
+    private final String taskName;
     private final TransactionalCommitter committer;
     private final PartitionStates partitions;
 
@@ -34,6 +40,7 @@ final class TransactedCommits {
         this.committer = new TransactionalCommitter(taskName, producerProperties, producers,
                 () -> consumer.get().groupMetadata(), settings.commitTimeoutMs());
         this.partitions = partitions;
+        this.taskName = taskName;
     }
 
     CommitManager.Committer committer() {
@@ -58,13 +65,35 @@ final class TransactedCommits {
         }
     }
 
-    /** Reads the partitions of aborted transactions again; true when the producer was fenced (the task must stop). */
-    boolean restartAborted() {
+    /** What the loop does after {@link #restartAborted}. */
+    enum Next {
+        GO_ON,
+        /** The producer was fenced by another with the same transactional id: this task is the zombie. */
+        STOP,
+        /** The aborted partitions' committed offsets could not be read: commits stay refused until a new consumer. */
+        RECONNECT
+    }
+
+    /** Reads the partitions of aborted transactions again, from their committed offsets. */
+    Next restartAborted(TaskMetrics metrics) {
         Set<TopicPartition> aborted = committer.takeAborted();
         if (!aborted.isEmpty()) {
-            partitions.restartFromCommitted(aborted);
+            try {
+                partitions.restartFromCommitted(aborted);
+            } catch (RuntimeException e) {
+                committer.holdAborted(aborted);
+                metrics.error(e);
+                LOG.warn("Fetch task {}: cannot read the committed offsets of {} after an aborted transaction ({});"
+                         + " creating the consumer again",
+                        taskName, aborted, e.toString());
+                return Next.RECONNECT;
+            }
         }
-        return committer.fenced();
+        if (committer.fenced()) {
+            metrics.error("the transactional producer was fenced by another member with the same transactional id");
+            return Next.STOP;
+        }
+        return Next.GO_ON;
     }
 
     TxSnapshot snapshot(long nowMs) {

@@ -226,6 +226,14 @@ public final class TransactionalCommitter implements CommitManager.Committer {
         return taken;
     }
 
+    /**
+     * The partitions taken could not be read again (the group's committed offsets could not be fetched): commits stay
+     * refused until {@link #reset()}, when the task's consumer is created again.
+     */
+    public void holdAborted(Set<TopicPartition> partitions) {
+        aborted.addAll(partitions);
+    }
+
     /** A new consumer: what the old one held is gone (its states were retired). */
     public void reset() {
         held.clear();
