@@ -234,6 +234,7 @@ public final class KafkaFetchRecords implements FetchTask {
                                 Function<Properties, Producer<byte[], byte[]>> producers) {
         transactions = new TransactedCommits(threadName, producerProperties, producers, settings, partitions,
                 () -> consumer);
+        partitions.onSeekBack(TransactedCommits::seekingBack);
     }
 
     public boolean awaitTermination(long timeoutMs) throws InterruptedException {

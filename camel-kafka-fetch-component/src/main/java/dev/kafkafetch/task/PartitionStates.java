@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.function.BiConsumer;
 import java.util.function.Predicate;
 
 import dev.kafkafetch.commit.CommitManager;
@@ -83,6 +84,11 @@ final class PartitionStates implements ConsumerRebalanceListener {
      */
     void seekBack(List<WorkItem> failed) {
         seekBacks.seekBack(failed);
+    }
+
+    /** Told of every seek back before it is made: the partition and the offset it is polled again from. */
+    void onSeekBack(BiConsumer<PartitionState, Long> listener) {
+        seekBacks.onSeekBack(listener);
     }
 
     /** Where newly assigned partitions start when it holds a position for them; set before the task runs. */

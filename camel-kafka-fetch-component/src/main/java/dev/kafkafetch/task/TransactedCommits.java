@@ -12,6 +12,7 @@ import dev.kafkafetch.metrics.TaskMetrics;
 import dev.kafkafetch.tx.RecordOutputs;
 import dev.kafkafetch.tx.TransactionalCommitter;
 import dev.kafkafetch.tx.TxSnapshot;
+import dev.kafkafetch.window.PartitionState;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
@@ -63,6 +64,15 @@ final class TransactedCommits {
         if (counted && !failed) {
             committer.finished(record.partitionState(), record.offset(), sends);
         }
+    }
+
+    /**
+     * A seek back (a Pausable EIP pause on a failed record) is about to poll the partition again from {@code offset}: the
+     * records finished from there on stay finished (their outputs wait, or were committed with an offset map naming
+     * them), only the unfinished ones run again, so none writes twice.
+     */
+    static void seekingBack(PartitionState state, long offset) {
+        state.keepFinishedFrom(offset);
     }
 
     /** What the loop does after {@link #restartAborted}. */
