@@ -32,7 +32,10 @@ class TransactedPipelineIT extends KafkaFetchITSupport {
                                           + "&partitionAssignor=org.apache.kafka.clients.consumer"
                                           + ".CooperativeStickyAssignor";
 
-    /** A second member joins mid-stream: the first's revoke commits a transaction for what it hands over. */
+    /**
+     * A second route member (two fetch tasks) joins mid-stream: the first's revoke commits a transaction for what it
+     * hands over.
+     */
     @Test
     void secondMemberJoiningKeepsEachOutputOnce() throws Exception {
         String in = KafkaTestSupport.uniqueName("tx-rebalance-in");
@@ -45,7 +48,8 @@ class TransactedPipelineIT extends KafkaFetchITSupport {
         Recorder b = new Recorder();
         CamelContext first = startContext(pipeline("a", uri(in, group, OPTIONS + "&clientId=a"), out, a, 20));
         awaitCount(a, 1000, Duration.ofSeconds(30));
-        startContext(pipeline("b", uri(in, group, OPTIONS + "&clientId=b"), out, b, 20));
+        // two fetch tasks: two more members, two more transactional producers (b-0, b-1)
+        startContext(pipeline("b", uri(in, group, OPTIONS + "&clientId=b&consumersCount=2"), out, b, 20));
         awaitInputCommittedToEnd(group, in);
 
         OutputCheck output = OutputCheck.readCommitted(kafka.bootstrapServers(), out, produced);
