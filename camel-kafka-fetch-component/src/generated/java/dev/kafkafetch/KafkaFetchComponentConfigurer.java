@@ -119,6 +119,8 @@ public class KafkaFetchComponentConfigurer extends PropertyConfigurerSupport imp
         case "kerberosRenewWindowFactor": getOrCreateConfiguration(target).setKerberosRenewWindowFactor(property(camelContext, java.lang.Double.class, value)); return true;
         case "keydeserializer":
         case "keyDeserializer": getOrCreateConfiguration(target).setKeyDeserializer(property(camelContext, java.lang.String.class, value)); return true;
+        case "lazystartproducer":
+        case "lazyStartProducer": target.setLazyStartProducer(property(camelContext, boolean.class, value)); return true;
         case "maxconcurrency":
         case "maxConcurrency": getOrCreateConfiguration(target).setMaxConcurrency(property(camelContext, int.class, value)); return true;
         case "maxinflightrecords":
@@ -232,6 +234,11 @@ public class KafkaFetchComponentConfigurer extends PropertyConfigurerSupport imp
         case "subscribeConsumerTopicMustExists": target.setSubscribeConsumerTopicMustExists(property(camelContext, boolean.class, value)); return true;
         case "topicispattern":
         case "topicIsPattern": getOrCreateConfiguration(target).setTopicIsPattern(property(camelContext, boolean.class, value)); return true;
+        case "transacted": getOrCreateConfiguration(target).setTransacted(property(camelContext, boolean.class, value)); return true;
+        case "transactiontimeoutms":
+        case "transactionTimeoutMs": getOrCreateConfiguration(target).setTransactionTimeoutMs(property(camelContext, java.lang.Long.class, value)); return true;
+        case "transactionalidprefix":
+        case "transactionalIdPrefix": getOrCreateConfiguration(target).setTransactionalIdPrefix(property(camelContext, java.lang.String.class, value)); return true;
         case "useglobalsslcontextparameters":
         case "useGlobalSslContextParameters": target.setUseGlobalSslContextParameters(property(camelContext, boolean.class, value)); return true;
         case "valuedeserializer":
@@ -337,6 +344,8 @@ public class KafkaFetchComponentConfigurer extends PropertyConfigurerSupport imp
         case "kerberosRenewWindowFactor": return java.lang.Double.class;
         case "keydeserializer":
         case "keyDeserializer": return java.lang.String.class;
+        case "lazystartproducer":
+        case "lazyStartProducer": return boolean.class;
         case "maxconcurrency":
         case "maxConcurrency": return int.class;
         case "maxinflightrecords":
@@ -450,6 +459,11 @@ public class KafkaFetchComponentConfigurer extends PropertyConfigurerSupport imp
         case "subscribeConsumerTopicMustExists": return boolean.class;
         case "topicispattern":
         case "topicIsPattern": return boolean.class;
+        case "transacted": return boolean.class;
+        case "transactiontimeoutms":
+        case "transactionTimeoutMs": return java.lang.Long.class;
+        case "transactionalidprefix":
+        case "transactionalIdPrefix": return java.lang.String.class;
         case "useglobalsslcontextparameters":
         case "useGlobalSslContextParameters": return boolean.class;
         case "valuedeserializer":
@@ -551,6 +565,8 @@ public class KafkaFetchComponentConfigurer extends PropertyConfigurerSupport imp
         case "kerberosRenewWindowFactor": return getOrCreateConfiguration(target).getKerberosRenewWindowFactor();
         case "keydeserializer":
         case "keyDeserializer": return getOrCreateConfiguration(target).getKeyDeserializer();
+        case "lazystartproducer":
+        case "lazyStartProducer": return target.isLazyStartProducer();
         case "maxconcurrency":
         case "maxConcurrency": return getOrCreateConfiguration(target).getMaxConcurrency();
         case "maxinflightrecords":
@@ -664,6 +680,11 @@ public class KafkaFetchComponentConfigurer extends PropertyConfigurerSupport imp
         case "subscribeConsumerTopicMustExists": return target.isSubscribeConsumerTopicMustExists();
         case "topicispattern":
         case "topicIsPattern": return getOrCreateConfiguration(target).isTopicIsPattern();
+        case "transacted": return getOrCreateConfiguration(target).isTransacted();
+        case "transactiontimeoutms":
+        case "transactionTimeoutMs": return getOrCreateConfiguration(target).getTransactionTimeoutMs();
+        case "transactionalidprefix":
+        case "transactionalIdPrefix": return getOrCreateConfiguration(target).getTransactionalIdPrefix();
         case "useglobalsslcontextparameters":
         case "useGlobalSslContextParameters": return target.isUseGlobalSslContextParameters();
         case "valuedeserializer":

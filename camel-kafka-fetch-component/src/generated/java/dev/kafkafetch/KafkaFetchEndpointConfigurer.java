@@ -105,6 +105,8 @@ public class KafkaFetchEndpointConfigurer extends PropertyConfigurerSupport impl
         case "kerberosRenewWindowFactor": target.getConfiguration().setKerberosRenewWindowFactor(property(camelContext, java.lang.Double.class, value)); return true;
         case "keydeserializer":
         case "keyDeserializer": target.getConfiguration().setKeyDeserializer(property(camelContext, java.lang.String.class, value)); return true;
+        case "lazystartproducer":
+        case "lazyStartProducer": target.setLazyStartProducer(property(camelContext, boolean.class, value)); return true;
         case "maxconcurrency":
         case "maxConcurrency": target.getConfiguration().setMaxConcurrency(property(camelContext, int.class, value)); return true;
         case "maxinflightrecords":
@@ -210,6 +212,11 @@ public class KafkaFetchEndpointConfigurer extends PropertyConfigurerSupport impl
         case "stallTimeoutMs": target.getConfiguration().setStallTimeoutMs(property(camelContext, long.class, value)); return true;
         case "topicispattern":
         case "topicIsPattern": target.getConfiguration().setTopicIsPattern(property(camelContext, boolean.class, value)); return true;
+        case "transacted": target.getConfiguration().setTransacted(property(camelContext, boolean.class, value)); return true;
+        case "transactiontimeoutms":
+        case "transactionTimeoutMs": target.getConfiguration().setTransactionTimeoutMs(property(camelContext, java.lang.Long.class, value)); return true;
+        case "transactionalidprefix":
+        case "transactionalIdPrefix": target.getConfiguration().setTransactionalIdPrefix(property(camelContext, java.lang.String.class, value)); return true;
         case "valuedeserializer":
         case "valueDeserializer": target.getConfiguration().setValueDeserializer(property(camelContext, java.lang.String.class, value)); return true;
         default: return false;
@@ -301,6 +308,8 @@ public class KafkaFetchEndpointConfigurer extends PropertyConfigurerSupport impl
         case "kerberosRenewWindowFactor": return java.lang.Double.class;
         case "keydeserializer":
         case "keyDeserializer": return java.lang.String.class;
+        case "lazystartproducer":
+        case "lazyStartProducer": return boolean.class;
         case "maxconcurrency":
         case "maxConcurrency": return int.class;
         case "maxinflightrecords":
@@ -406,6 +415,11 @@ public class KafkaFetchEndpointConfigurer extends PropertyConfigurerSupport impl
         case "stallTimeoutMs": return long.class;
         case "topicispattern":
         case "topicIsPattern": return boolean.class;
+        case "transacted": return boolean.class;
+        case "transactiontimeoutms":
+        case "transactionTimeoutMs": return java.lang.Long.class;
+        case "transactionalidprefix":
+        case "transactionalIdPrefix": return java.lang.String.class;
         case "valuedeserializer":
         case "valueDeserializer": return java.lang.String.class;
         default: return null;
@@ -498,6 +512,8 @@ public class KafkaFetchEndpointConfigurer extends PropertyConfigurerSupport impl
         case "kerberosRenewWindowFactor": return target.getConfiguration().getKerberosRenewWindowFactor();
         case "keydeserializer":
         case "keyDeserializer": return target.getConfiguration().getKeyDeserializer();
+        case "lazystartproducer":
+        case "lazyStartProducer": return target.isLazyStartProducer();
         case "maxconcurrency":
         case "maxConcurrency": return target.getConfiguration().getMaxConcurrency();
         case "maxinflightrecords":
@@ -603,6 +619,11 @@ public class KafkaFetchEndpointConfigurer extends PropertyConfigurerSupport impl
         case "stallTimeoutMs": return target.getConfiguration().getStallTimeoutMs();
         case "topicispattern":
         case "topicIsPattern": return target.getConfiguration().isTopicIsPattern();
+        case "transacted": return target.getConfiguration().isTransacted();
+        case "transactiontimeoutms":
+        case "transactionTimeoutMs": return target.getConfiguration().getTransactionTimeoutMs();
+        case "transactionalidprefix":
+        case "transactionalIdPrefix": return target.getConfiguration().getTransactionalIdPrefix();
         case "valuedeserializer":
         case "valueDeserializer": return target.getConfiguration().getValueDeserializer();
         default: return null;

@@ -24,7 +24,7 @@ public class KafkaFetchEndpointUriFactory extends org.apache.camel.support.compo
     private static final Set<String> ENDPOINT_IDENTITY_PROPERTY_NAMES;
     private static final Map<String, String> MULTI_VALUE_PREFIXES;
     static {
-        Set<String> props = new HashSet<>(97);
+        Set<String> props = new HashSet<>(101);
         props.add("additionalProperties");
         props.add("allowManualCommit");
         props.add("autoCommitEnable");
@@ -67,6 +67,7 @@ public class KafkaFetchEndpointUriFactory extends org.apache.camel.support.compo
         props.add("kerberosRenewJitter");
         props.add("kerberosRenewWindowFactor");
         props.add("keyDeserializer");
+        props.add("lazyStartProducer");
         props.add("maxConcurrency");
         props.add("maxInFlightRecords");
         props.add("maxPartitionFetchBytes");
@@ -121,6 +122,9 @@ public class KafkaFetchEndpointUriFactory extends org.apache.camel.support.compo
         props.add("stallTimeoutMs");
         props.add("topic");
         props.add("topicIsPattern");
+        props.add("transacted");
+        props.add("transactionTimeoutMs");
+        props.add("transactionalIdPrefix");
         props.add("valueDeserializer");
         PROPERTY_NAMES = Collections.unmodifiableSet(props);
         Set<String> secretProps = new HashSet<>(6);

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.function.IntFunction;
 
 import dev.kafkafetch.dispatch.ProcessingResult;
 import dev.kafkafetch.dispatch.WorkerPool;
@@ -20,6 +21,7 @@ import dev.kafkafetch.metrics.MeterSource;
 import dev.kafkafetch.metrics.OptionalMeters;
 import dev.kafkafetch.metrics.TaskSnapshot;
 import dev.kafkafetch.task.FetchTask;
+import dev.kafkafetch.tx.TxSnapshot;
 import org.apache.camel.CamelContext;
 import org.apache.camel.Endpoint;
 import org.apache.camel.Processor;
@@ -250,7 +252,12 @@ public abstract class AbstractKafkaFetchConsumer<T extends FetchTask> extends De
         }
         meters = OptionalMeters.bind(getEndpoint().getCamelContext(), this,
                 new MeterSource(getEndpoint().getCamelContext().getName(), getRouteId(), topic, frame.groupId(),
-                        count, this::taskSnapshot, perPartitionMeters()));
+                        count, this::taskSnapshot, perPartitionMeters(), transactionsForMeters()));
+    }
+
+    /** The transactions of fetch task {@code i} for the meters (null entries while unknown), or null: none. */
+    protected IntFunction<TxSnapshot> transactionsForMeters() {
+        return null;
     }
 
     /** A new instance of a deserializer class, through Camel's injector. */

@@ -7,7 +7,8 @@ import org.apache.camel.spi.UriParam;
 import org.apache.camel.support.DefaultEndpoint;
 
 /**
- * What both schemes' endpoints share: consumer only (a producer is refused, pointing to camel-kafka), the client
+ * What both schemes' endpoints share: a producer is refused, pointing to camel-kafka (kafka-fetch overrides that with
+ * its transactional producer), the client
  * factory of the endpoint with its fallback to the component's, and the header filter strategy, which is the
  * configuration's. Each scheme's endpoint holds its topic and its configuration.
  */

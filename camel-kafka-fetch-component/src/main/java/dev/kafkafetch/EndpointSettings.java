@@ -9,6 +9,7 @@ import java.util.regex.PatternSyntaxException;
 
 import dev.kafkafetch.error.RetryPlan;
 import dev.kafkafetch.task.TaskSettings;
+import dev.kafkafetch.tx.TxSettings;
 import org.apache.camel.util.TimeUtils;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 
@@ -153,6 +154,7 @@ final class EndpointSettings extends ConsumerSettingsFactory {
             }
         }
 
+        TxSettings transactions = transactions(client, common);
         KafkaFetchComponent c = e.getComponent();
         return new TaskSettings(client.groupId(), props, common, keyDeserializer, valueDeserializer, topics, pattern,
                 client.pollTimeoutMs(), maxPollRecords, o.getMaxInFlightRecords(), o.getMaxConcurrency(),
@@ -163,7 +165,41 @@ final class EndpointSettings extends ConsumerSettingsFactory {
                 o.getBatchingIntervalMs() == null ? 0 : o.getBatchingIntervalMs(),
                 c.getCreateConsumerBackoffMaxAttempts(), c.getCreateConsumerBackoffInterval(),
                 c.getSubscribeConsumerBackoffMaxAttempts(), c.getSubscribeConsumerBackoffInterval(), masker(props),
-                o.isOffsetMap(), retries);
+                o.isOffsetMap(), retries, transactions);
+    }
+
+    /**
+     * transacted=true: the producer settings, refusing what it cannot keep exactly once (a manual commit or a
+     * seek back re-runs records whose outputs are committed; a retry letter leaves the transaction) and requiring a
+     * transactional id that is stable and unique per member.
+     */
+    private TxSettings transactions(ClientOptions client, Properties common) {
+        if (!o.isTransacted()) {
+            return null;
+        }
+        String[] refused = { o.isAutoCommitEnable() ? null : "autoCommitEnable=false",
+            o.isAllowManualCommit() ? "allowManualCommit=true" : null, o.isBatching() ? "batching=true" : null,
+            o.isBreakOnFirstError() ? "breakOnFirstError=true" : null,
+            o.getRetryDelays() != null ? "retryDelays" : null };
+        for (String option : refused) {
+            if (option != null) {
+                throw checks.invalid("transacted", "cannot be used with " + option + ": the fetch task commits each"
+                                                   + " transaction itself, once the records it covers are finished");
+            }
+        }
+        long timeoutMs = checks.positive("transactionTimeoutMs", o.getTransactionTimeoutMs());
+        String prefix = blankToNull(o.getTransactionalIdPrefix());
+        if (prefix == null) {
+            String member = o.getGroupInstanceId() != null ? o.getGroupInstanceId() : blankToNull(o.getClientId());
+            if (member == null) {
+                throw checks.invalid("transactionalIdPrefix", "is required with transacted=true unless groupInstanceId"
+                                                              + " or clientId is set: each member needs a"
+                                                              + " transactional id of its own that stays the same"
+                                                              + " after a restart");
+            }
+            prefix = "kafka-fetch-" + client.groupId() + "-" + member;
+        }
+        return new TxSettings(prefix.trim(), common, timeoutMs, client.commitTimeoutMs());
     }
 
     /**

@@ -87,6 +87,15 @@ public class KafkaFetchConfiguration extends KafkaFetchClientConfiguration {
     @UriParam(label = "consumer", defaultValue = "true",
               description = "Whether each commit also names, in its metadata, the records finished above the committed offset (they finish out of order with maxConcurrency above 1), so that a new owner of the partition or a restarted route does not route them again. Applies to the component's own commits (autoCommitEnable=true). A map that does not fit the broker's offset.metadata.max.bytes is left out; metadata that is not such a map is ignored.")
     private boolean offsetMap = true;
+    @UriParam(label = "consumer", defaultValue = "false",
+              description = "Exactly once from Kafka to Kafka: the route's sends to kafka-fetch producer endpoints (to(\"kafka-fetch:out\")) are held with their input record until it is finished, then sent in the fetch task's Kafka transaction together with the offsets (and offset map) that count it finished, on each commit (autoCommitIntervalMs, finishedCommitIntervalMs, revoke, stop). A read_committed reader sees each output once; an aborted transaction reads its records again. Each fetch task has one transactional producer (see transactionalIdPrefix). Needs autoCommitEnable=true; refused with allowManualCommit, batching, breakOnFirstError and retryDelays. Side effects outside Kafka are not covered.")
+    private boolean transacted = false;
+    @UriParam(label = "consumer,advanced",
+              description = "With transacted=true, the prefix of the fetch tasks' transactional.id (task i appends -i). It must be unique per route member in the cluster and the same after the member restarts, so that the restarted member fences its predecessor and aborts what it left open. Default: kafka-fetch-<groupId>-<groupInstanceId or clientId>; transacted=true without any of the three is refused.")
+    private String transactionalIdPrefix;
+    @UriParam(label = "consumer,advanced", defaultValue = "60000", javaType = "java.time.Duration",
+              description = "With transacted=true, Kafka's transaction.timeout.ms of the fetch tasks' producers: how long a transaction left open by a member that died may block read_committed readers when no restart of the member fences it.")
+    private Long transactionTimeoutMs = 60000L;
     @UriParam(label = "consumer,advanced", defaultValue = "false",
               description = "Whether to publish per-partition Micrometer meters (kafka.fetch.partition.lag, kafka.fetch.partition.in.flight, kafka.fetch.partition.held, tagged with topic and partition) besides the per fetch task ones. Off by default to keep the number of series small. Meters are registered only when Micrometer is on the classpath and a MeterRegistry is in the Camel registry.")
     private boolean metricsPerPartition = false;
@@ -296,6 +305,30 @@ public class KafkaFetchConfiguration extends KafkaFetchClientConfiguration {
 
     public void setOffsetMap(boolean offsetMap) {
         this.offsetMap = offsetMap;
+    }
+
+    public boolean isTransacted() {
+        return transacted;
+    }
+
+    public void setTransacted(boolean transacted) {
+        this.transacted = transacted;
+    }
+
+    public String getTransactionalIdPrefix() {
+        return transactionalIdPrefix;
+    }
+
+    public void setTransactionalIdPrefix(String transactionalIdPrefix) {
+        this.transactionalIdPrefix = transactionalIdPrefix;
+    }
+
+    public Long getTransactionTimeoutMs() {
+        return transactionTimeoutMs;
+    }
+
+    public void setTransactionTimeoutMs(Long transactionTimeoutMs) {
+        this.transactionTimeoutMs = transactionTimeoutMs;
     }
 
     public boolean isMetricsPerPartition() {

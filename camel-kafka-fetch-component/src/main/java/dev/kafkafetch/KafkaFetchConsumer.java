@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntFunction;
 
 import dev.kafkafetch.commit.KafkaManualCommitFactory;
 import dev.kafkafetch.commit.OffsetStore;
@@ -21,6 +22,7 @@ import dev.kafkafetch.serde.RecordDecoder;
 import dev.kafkafetch.task.FirstAssignment;
 import dev.kafkafetch.task.KafkaFetchRecords;
 import dev.kafkafetch.task.TaskSettings;
+import dev.kafkafetch.tx.TxSnapshot;
 import org.apache.camel.Processor;
 import org.apache.camel.api.management.ManagedResource;
 import org.apache.camel.resume.ResumeAdapter;
@@ -74,6 +76,32 @@ public class KafkaFetchConsumer extends AbstractKafkaFetchConsumer<KafkaFetchRec
 
     public TaskSettings getSettings() {
         return settings;
+    }
+
+    /**
+     * transacted: the transactions of every fetch task, in task order, as last published; empty unless transacted.
+     * Never blocks.
+     */
+    public List<TxSnapshot> transactionSnapshots() {
+        if (!settings.transacted()) {
+            return List.of();
+        }
+        List<TxSnapshot> list = new ArrayList<>();
+        for (KafkaFetchRecords task : tasks()) {
+            list.add(task.transactions());
+        }
+        return list;
+    }
+
+    @Override
+    protected IntFunction<TxSnapshot> transactionsForMeters() {
+        if (!settings.transacted()) {
+            return null;
+        }
+        return i -> {
+            List<KafkaFetchRecords> current = tasks();
+            return i < current.size() ? current.get(i).transactions() : null;
+        };
     }
 
     // ---- JMX operations (the attributes are ManagedFetchTasks' defaults) ----
@@ -166,8 +194,12 @@ public class KafkaFetchConsumer extends AbstractKafkaFetchConsumer<KafkaFetchRec
             String name = "kafka-fetch[" + topic + "]#" + i;
             KafkaFetchRecords task = new KafkaFetchRecords(taskSettings, name, parts.clients()::getConsumer,
                     () -> newDecoder(taskSettings),
-                    commitQueue -> new RouteItemProcessor(this, builder, failuresHandledElsewhere, commitQueue),
+                    commitQueue -> new RouteItemProcessor(this, builder, failuresHandledElsewhere, commitQueue,
+                            settings.transacted()),
                     parts.workers(), getExceptionHandler(), parts.pollErrors(), parts.letters());
+            if (settings.transacted()) {
+                task.setTransactions(settings.transactions().producerProperties(i), parts.clients()::getProducer);
+            }
             task.setOffsetStore(offsetStore);
             task.setFirstAssignment(firstAssignment);
             created.add(task);

@@ -1,9 +1,11 @@
 package dev.kafkafetch;
 
 import dev.kafkafetch.task.TaskSettings;
+import dev.kafkafetch.tx.KafkaFetchProducer;
 import org.apache.camel.Category;
 import org.apache.camel.Consumer;
 import org.apache.camel.Processor;
+import org.apache.camel.Producer;
 import org.apache.camel.spi.Metadata;
 import org.apache.camel.spi.UriEndpoint;
 import org.apache.camel.spi.UriParam;
@@ -18,7 +20,7 @@ import org.apache.camel.spi.UriPath;
  * options shared with camel-kafka keep camel-kafka 4.22's names, defaults and meaning.
  */
 @UriEndpoint(firstVersion = "0.1.0", scheme = "kafka-fetch", title = "Kafka Fetch", syntax = "kafka-fetch:topic",
-             consumerOnly = true, category = { Category.MESSAGING }, headersClass = KafkaFetchConstants.class)
+             category = { Category.MESSAGING }, headersClass = KafkaFetchConstants.class)
 public class KafkaFetchEndpoint extends AbstractKafkaFetchEndpoint {
 
     @UriPath(label = "common")
@@ -43,6 +45,12 @@ public class KafkaFetchEndpoint extends AbstractKafkaFetchEndpoint {
         KafkaFetchConsumer consumer = new KafkaFetchConsumer(this, processor, taskSettings());
         configureConsumer(consumer);
         return consumer;
+    }
+
+    /** Sends into the transaction of the transacted kafka-fetch consumer whose record the exchange carries. */
+    @Override
+    public Producer createProducer() {
+        return new KafkaFetchProducer(this, topic);
     }
 
     /** Validates the options and fixes them for the fetch tasks; the message names the faulty option. */

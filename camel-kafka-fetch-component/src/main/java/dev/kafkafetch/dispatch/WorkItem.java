@@ -5,6 +5,7 @@ import java.lang.invoke.VarHandle;
 import java.util.List;
 import java.util.function.Predicate;
 
+import dev.kafkafetch.tx.RecordOutputs;
 import dev.kafkafetch.window.PartitionState;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Headers;
@@ -73,6 +74,8 @@ public final class WorkItem {
     private volatile boolean retried;
     /** Written and read by the fetch thread only. */
     private boolean stallReported;
+    /** With transacted: what this execution sends, held until the record is finished; set before it runs. */
+    private volatile RecordOutputs outputs;
 
     public WorkItem(PartitionState partitionState, long seq, int generation, int attempt, long offset, long timestamp,
                     byte[] rawKey, byte[] rawValue, Headers headers, Object key, Object value, Exception decodeError) {
@@ -277,6 +280,18 @@ public final class WorkItem {
 
     public void markRetried() {
         retried = true;
+    }
+
+    /** With transacted: the sends of this execution, held until it is finished; null otherwise. */
+    public RecordOutputs outputs() {
+        return outputs;
+    }
+
+    /** Transacted: gives this execution its buffer of sends (before it runs). */
+    public RecordOutputs holdOutputs() {
+        RecordOutputs o = new RecordOutputs();
+        outputs = o;
+        return o;
     }
 
     public boolean stallReported() {

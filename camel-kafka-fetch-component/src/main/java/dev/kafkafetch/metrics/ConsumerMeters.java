@@ -6,9 +6,11 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
 import java.util.function.ToDoubleFunction;
 import java.util.function.ToLongFunction;
 
+import dev.kafkafetch.tx.TxSnapshot;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.FunctionTimer;
 import io.micrometer.core.instrument.Gauge;
@@ -53,6 +55,7 @@ public final class ConsumerMeters implements MeterBinding {
     private final List<Meter> meters = new ArrayList<>();
     /** Micrometer keeps only weak references to what its function meters read: these keep the views alive. */
     private final List<TaskView> views = new ArrayList<>();
+    private final List<TxView> txViews = new ArrayList<>();
     private final PartitionMeters partitions;
     private volatile Runnable stopRefresh = () -> {
     };
@@ -86,6 +89,10 @@ public final class ConsumerMeters implements MeterBinding {
                 TaskView view = new TaskView(source, i);
                 binding.views.add(view);
                 binding.registerTask(view, commonTags(source).and("task", String.valueOf(i)));
+                if (source.transactions() != null) {
+                    binding.registerTransactions(source.transactions(), i,
+                            commonTags(source).and("task", String.valueOf(i)));
+                }
             }
             if (binding.partitions != null) {
                 ExecutorServiceManager esm = context.getExecutorServiceManager();
@@ -172,6 +179,45 @@ public final class ConsumerMeters implements MeterBinding {
                 t -> orZero(t.snapshot(), TaskSnapshot::commitCallNanos), TimeUnit.NANOSECONDS)
                 .description("Time of the task's commitSync calls, successful or failed")
                 .tags(tags).register(registry));
+    }
+
+    /**
+     * transacted: {@code kafka.fetch.transactions} (tag {@code result}: committed, aborted),
+     * {@code kafka.fetch.transaction.outputs} (committed output records), gauges
+     * {@code kafka.fetch.transaction.outputs.waiting} and {@code kafka.fetch.transaction.waiting.age} (ms the oldest
+     * waiting output has waited: the open age of the next transaction's content).
+     */
+    private void registerTransactions(IntFunction<TxSnapshot> source, int index, Tags tags) {
+        TxView tx = new TxView(source, index);
+        txViews.add(tx);
+        String txs = "Transactions of the task's producer by result (an aborted one's records are read again)";
+        txCounter("transactions", txs, tx, tags.and("result", "committed"), TxSnapshot::committed);
+        txCounter("transactions", txs, tx, tags.and("result", "aborted"), TxSnapshot::aborted);
+        txCounter("transaction.outputs", "Output records committed in the task's transactions", tx, tags,
+                TxSnapshot::outputsSent);
+        meters.add(Gauge.builder(PREFIX + "transaction.outputs.waiting", tx, t -> {
+            TxSnapshot s = t.snapshot();
+            return s == null ? Double.NaN : s.outputsWaiting();
+        }).description("Output records of finished records waiting for the next transaction").baseUnit("records")
+                .tags(tags).register(registry));
+        meters.add(Gauge.builder(PREFIX + "transaction.waiting.age", tx, t -> {
+            TxSnapshot s = t.snapshot();
+            return s == null ? Double.NaN : s.oldestWaitingMs();
+        }).description("How long the oldest output waiting for the next transaction has waited")
+                .baseUnit("milliseconds").tags(tags).register(registry));
+    }
+
+    private record TxView(IntFunction<TxSnapshot> source, int index) {
+        TxSnapshot snapshot() {
+            return source.apply(index);
+        }
+    }
+
+    private void txCounter(String name, String description, TxView tx, Tags tags, ToLongFunction<TxSnapshot> value) {
+        meters.add(FunctionCounter.builder(PREFIX + name, tx, t -> {
+            TxSnapshot s = t.snapshot();
+            return s == null ? 0 : value.applyAsLong(s);
+        }).description(description).tags(tags).register(registry));
     }
 
     private void gauge(String name, String unit, String description, TaskView task, Tags tags,

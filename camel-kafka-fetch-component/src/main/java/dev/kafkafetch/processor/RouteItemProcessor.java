@@ -7,6 +7,7 @@ import dev.kafkafetch.KafkaFetchConstants;
 import dev.kafkafetch.commit.ManualCommitQueue;
 import dev.kafkafetch.dispatch.ItemProcessor;
 import dev.kafkafetch.dispatch.WorkItem;
+import dev.kafkafetch.tx.RecordOutputs;
 import org.apache.camel.AsyncCallback;
 import org.apache.camel.Exchange;
 import org.apache.camel.support.DefaultConsumer;
@@ -27,6 +28,7 @@ public final class RouteItemProcessor implements ItemProcessor {
     private final ExchangeBuilder builder;
     private final boolean failuresHandledElsewhere;
     private final ManualCommitQueue manualCommits;
+    private final boolean transacted;
 
     /**
      * @param failuresHandledElsewhere a dead-letter topic or breakOnFirstError takes care of failed records: don't
@@ -35,10 +37,20 @@ public final class RouteItemProcessor implements ItemProcessor {
      */
     public RouteItemProcessor(DefaultConsumer consumer, ExchangeBuilder builder, boolean failuresHandledElsewhere,
                               ManualCommitQueue manualCommits) {
+        this(consumer, builder, failuresHandledElsewhere, manualCommits, false);
+    }
+
+    /**
+     * @param transacted each record's exchange carries its {@link RecordOutputs} (property
+     *                   {@value RecordOutputs#PROPERTY}), where kafka-fetch producer endpoints hold its sends
+     */
+    public RouteItemProcessor(DefaultConsumer consumer, ExchangeBuilder builder, boolean failuresHandledElsewhere,
+                              ManualCommitQueue manualCommits, boolean transacted) {
         this.consumer = consumer;
         this.builder = builder;
         this.failuresHandledElsewhere = failuresHandledElsewhere;
         this.manualCommits = manualCommits;
+        this.transacted = transacted;
     }
 
     @Override
@@ -56,6 +68,9 @@ public final class RouteItemProcessor implements ItemProcessor {
                 exchange.getMessage().setHeader(KafkaFetchConstants.DELIVERY_ATTEMPT, item.attempt());
             } else {
                 builder.fill(exchange, item, manualCommits);
+                if (transacted) {
+                    exchange.setProperty(RecordOutputs.PROPERTY, item.holdOutputs());
+                }
             }
         } catch (Exception e) {
             exchange.setException(e);

@@ -30,10 +30,12 @@ import dev.kafkafetch.metrics.TaskMetrics;
 import dev.kafkafetch.metrics.TaskSnapshot;
 import dev.kafkafetch.processor.BatchCollector;
 import dev.kafkafetch.serde.RecordDecoder;
+import dev.kafkafetch.tx.TxSnapshot;
 import org.apache.camel.resume.ConsumerListener;
 import org.apache.camel.spi.ExceptionHandler;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.common.errors.WakeupException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -50,6 +52,8 @@ import org.slf4j.LoggerFactory;
  * {@link PartitionStates} (per-partition state, rebalances, seek backs), the {@link Dispatcher} (order, concurrency),
  * the {@link CompletionQueue} (completions, back-pressure), the {@link FailureRouter}, the {@link CommitManager} and
  * the {@link ManualCommitQueue}, the {@link StallDetector}, the {@link RecordIntake} and the {@link TaskMetrics}.
+ * With {@code transacted}, every commit goes through {@link TransactedCommits} instead of the consumer: one transaction
+ * with the outputs of the records it counts finished, and an abort reads its partitions again before any other commit.
  */
 public final class KafkaFetchRecords implements FetchTask {
 
@@ -69,6 +73,7 @@ public final class KafkaFetchRecords implements FetchTask {
     private final CountDownLatch terminated = new CountDownLatch(1);
     private volatile TaskConsumer consumer;
     private volatile TaskSnapshot snapshot;
+    private volatile TxSnapshot txSnapshot;
 
     private final TaskMetrics metrics;
     private final CompletionQueue completions;
@@ -85,6 +90,8 @@ public final class KafkaFetchRecords implements FetchTask {
     private final List<WorkItem> breaks = new ArrayList<>();
     private RecordDecoder decoder;
     private long nextRetryDueMs = Long.MAX_VALUE;
+    /** Null unless transacted. */
+    private TransactedCommits transactions;
 
     /**
      * @param processorFactory runs records through the route, given the manual-commit queue (null unless
@@ -155,6 +162,11 @@ public final class KafkaFetchRecords implements FetchTask {
         return snapshot;
     }
 
+    /** transacted: the task's transactions as last published by the fetch thread; null otherwise. */
+    public TxSnapshot transactions() {
+        return txSnapshot;
+    }
+
     public String threadName() {
         return threadName;
     }
@@ -214,6 +226,17 @@ public final class KafkaFetchRecords implements FetchTask {
         partitions.setFirstAssignment(firstAssignment);
     }
 
+    /**
+     * transacted: every commit of this task becomes a transaction of its own producer, made from these properties
+     * (its transactional id among them). Set before the task runs.
+     */
+    public void setTransactions(Properties producerProperties,
+                                Function<Properties, Producer<byte[], byte[]>> producers) {
+        transactions = new TransactedCommits(threadName, producerProperties, producers, settings, partitions,
+                () -> consumer);
+        partitions.onSeekBack(TransactedCommits::seekingBack);
+    }
+
     public boolean awaitTermination(long timeoutMs) throws InterruptedException {
         return terminated.await(timeoutMs, TimeUnit.MILLISECONDS);
     }
@@ -253,6 +276,9 @@ public final class KafkaFetchRecords implements FetchTask {
                 if (manualCommits != null) {
                     manualCommits.close();
                 }
+                if (transactions != null) {
+                    transactions.close();
+                }
             } finally {
                 setState(TaskState.TERMINATED);
                 terminated.countDown();
@@ -265,10 +291,13 @@ public final class KafkaFetchRecords implements FetchTask {
         setState(TaskState.CONNECTING);
         if (!stop.retry(threadName, "create its KafkaConsumer", settings.createConsumerBackoffMaxAttempts(),
                 settings.createConsumerBackoffIntervalMs(), this::attemptFailed, () -> {
+                    if (transactions != null) {
+                        transactions.attached(); // its producer first: it must not be behind the consumer
+                    }
                     decoder = decoderFactory.get();
                     consumer = new TaskConsumer(consumerFactory.apply(settings.properties()),
                             settings.properties().getProperty("client.id"));
-                    partitions.attach(consumer);
+                    partitions.attach(consumer, committer());
                     completions.reset();
                 })) {
             return false;
@@ -315,9 +344,15 @@ public final class KafkaFetchRecords implements FetchTask {
             metrics.polled(now, records.count());
             intake.take(records, decoder, now);
             settle();
+            if (restartAborted()) { // a transaction aborted in a revoke callback of this poll
+                return true;
+            }
             seekBack();
             intake.dispatchDueBatch(now, !records.isEmpty());
             commitIfDue(now);
+            if (restartAborted()) {
+                return true;
+            }
             applyBackPressure();
             nextRetryDueMs = partitions.resumeDue(now);
             stalls.check(now);
@@ -378,11 +413,29 @@ public final class KafkaFetchRecords implements FetchTask {
     }
 
     private boolean finish(WorkItem record, boolean failed, boolean deadLettered, boolean retried) {
-        if (partitions.finish(record)) {
+        boolean counted = partitions.finish(record);
+        if (counted) {
             metrics.finished(failed, deadLettered, retried);
-            return true;
         }
-        return false;
+        if (transactions != null) {
+            transactions.finished(record, counted, failed);
+        }
+        return counted;
+    }
+
+    /** transacted: the partitions of aborted transactions are read again; true when the consumer must be re-created. */
+    private boolean restartAborted() {
+        TransactedCommits.Next next = transactions != null ? transactions.restartAborted(metrics)
+                : TransactedCommits.Next.GO_ON;
+        if (next == TransactedCommits.Next.STOP) {
+            requestStop();
+        }
+        return next == TransactedCommits.Next.RECONNECT;
+    }
+
+    /** What commits go through: the consumer, or the task's transactions. */
+    private CommitManager.Committer committer() {
+        return transactions != null ? transactions.committer() : consumer;
     }
 
     /**
@@ -399,7 +452,7 @@ public final class KafkaFetchRecords implements FetchTask {
     /** the interval commit. */
     private void commitIfDue(long nowMs) {
         if (settings.autoCommitEnable()) {
-            commits.commitIfDue(consumer, partitions.all(), nowMs);
+            commits.commitIfDue(committer(), partitions.all(), nowMs);
         }
     }
 
@@ -436,7 +489,7 @@ public final class KafkaFetchRecords implements FetchTask {
         // that left no commit re-delivers more, and one that did not leave holds its partitions for a session timeout
         boolean interrupted = Thread.interrupted();
         if (settings.autoCommitEnable()) {
-            commits.commitFinished(c, partitions.all());
+            commits.commitFinished(committer(), partitions.all());
         }
         partitions.retireAll();
         c.close(Duration.ofMillis(Math.min(settings.commitTimeoutMs(), 5000)));
@@ -467,6 +520,9 @@ public final class KafkaFetchRecords implements FetchTask {
 
     private void publishSnapshot(long nowMs) {
         TaskConsumer c = consumer;
+        if (transactions != null) {
+            txSnapshot = transactions.snapshot(nowMs);
+        }
         snapshot = metrics.snapshot(state.get().name(), c != null ? c.membership(nowMs) : TaskMetrics.Membership.NONE,
                 c != null ? partitions.snapshot() : List.of(), partitions.unfinished(), partitions.held(),
                 dispatcher.load(), commits, c != null ? c.reachability() : null, nowMs);

@@ -1,5 +1,6 @@
 package dev.kafkafetch.task;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -8,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.function.BiConsumer;
 import java.util.function.Predicate;
 
 import dev.kafkafetch.commit.CommitManager;
@@ -52,6 +54,7 @@ final class PartitionStates implements ConsumerRebalanceListener {
     private final Map<TopicPartition, PartitionState> assigned = new HashMap<>();
     private final SeekBacks seekBacks;
     private TaskConsumer consumer;
+    private CommitManager.Committer committer;
     private final StartOffsets starts;
     private String pausedReason;
 
@@ -83,6 +86,11 @@ final class PartitionStates implements ConsumerRebalanceListener {
         seekBacks.seekBack(failed);
     }
 
+    /** Told of every seek back before it is made: the partition and the offset it is polled again from. */
+    void onSeekBack(BiConsumer<PartitionState, Long> listener) {
+        seekBacks.onSeekBack(listener);
+    }
+
     /** Where newly assigned partitions start when it holds a position for them; set before the task runs. */
     void setOffsetStore(OffsetStore offsetStore) {
         starts.setOffsetStore(offsetStore);
@@ -93,9 +101,14 @@ final class PartitionStates implements ConsumerRebalanceListener {
         starts.setFirstAssignment(firstAssignment);
     }
 
-    /** A new consumer: it starts with nothing assigned and nothing paused. */
-    void attach(TaskConsumer consumer) {
+    /**
+     * A new consumer: it starts with nothing assigned and nothing paused.
+     *
+     * @param committer what revoke commits go through: the consumer, or the task's transactions
+     */
+    void attach(TaskConsumer consumer, CommitManager.Committer committer) {
         this.consumer = consumer;
+        this.committer = committer;
         this.pausedReason = null;
         seekBacks.attach(consumer);
     }
@@ -221,7 +234,7 @@ final class PartitionStates implements ConsumerRebalanceListener {
         List<WorkItem> dropped = stopStarting(touched);
         awaitRunning(revoked, settings.revokeTimeoutMs());
         if (settings.autoCommitEnable()) {
-            commits.commitFinished(consumer, revoked);
+            commits.commitFinished(committer, revoked);
         }
         retire(revoked, touched, dropped);
         publish.run();
@@ -286,6 +299,36 @@ final class PartitionStates implements ConsumerRebalanceListener {
             retire(List.of(old), i -> i.touches(s -> s == old), List.of());
         }
         return state;
+    }
+
+    /**
+     * An aborted transaction covered these partitions: each still assigned gets a fresh state from its committed offset
+     * and offset map (read from the group, which the abort left as they were) and is sought back there, so every
+     * record whose outputs the transaction held runs again and nothing past them is committed; records of the old
+     * state still running finish into nothing.
+     */
+    void restartFromCommitted(Collection<TopicPartition> partitions) {
+        List<PartitionState> states = statesOf(partitions);
+        if (states.isEmpty()) {
+            return;
+        }
+        Set<TopicPartition> tps = new HashSet<>();
+        states.forEach(s -> tps.add(s.partition()));
+        Map<TopicPartition, OffsetAndMetadata> committed = consumer.committed(tps,
+                Duration.ofMillis(settings.commitTimeoutMs()));
+        for (PartitionState old : states) {
+            TopicPartition tp = old.partition();
+            OffsetAndMetadata c = committed.get(tp);
+            long start = c != null ? c.offset() : old.firstPolledOffset();
+            assign(tp, c != null ? c.offset() : -1, c != null && settings.offsetMap() ? finishedBefore(tp, c) : null);
+            if (start >= 0) {
+                consumer.seek(tp, start);
+            }
+            metrics.redelivering();
+            LOG.warn("Fetch task {}: {} is read again from offset {} after an aborted transaction", taskName, tp,
+                    start);
+        }
+        publish.run();
     }
 
     /** The consumer closes: every state is retired (records still running are re-delivered to the next owner). */

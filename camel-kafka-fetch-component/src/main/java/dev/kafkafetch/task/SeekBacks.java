@@ -6,6 +6,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BiConsumer;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
@@ -38,6 +39,8 @@ final class SeekBacks {
     /** Records dropped for partitions whose own seek back is still to come: the lowest offset of each. */
     private final Map<PartitionState, Long> parked = new HashMap<>();
     private TaskConsumer consumer;
+    private BiConsumer<PartitionState, Long> seekingBack = (state, offset) -> {
+    };
 
     /** @param stopStarting cancels the matching records queued in the dispatcher or collected, and returns them */
     SeekBacks(String taskName, TaskSettings settings, Dispatcher dispatcher, TaskMetrics metrics,
@@ -47,6 +50,11 @@ final class SeekBacks {
         this.dispatcher = dispatcher;
         this.metrics = metrics;
         this.stopStarting = stopStarting;
+    }
+
+    /** Told of every seek back before it is made (the partition, and the offset its records are polled again from). */
+    void onSeekBack(BiConsumer<PartitionState, Long> listener) {
+        this.seekingBack = listener;
     }
 
     void attach(TaskConsumer consumer) {
@@ -125,6 +133,7 @@ final class SeekBacks {
             }
         }
         targets.forEach((state, offset) -> {
+            seekingBack.accept(state, offset);
             state.rewind(offset);
             consumer.seek(state.partition(), offset);
         });

@@ -9,6 +9,7 @@ import dev.kafkafetch.dispatch.Ordering;
 import dev.kafkafetch.error.FailureRules;
 import dev.kafkafetch.error.RetryPlan;
 import dev.kafkafetch.security.SecretMasker;
+import dev.kafkafetch.tx.TxSettings;
 
 /**
  * Everything a fetch task needs to know, validated and fixed when the route starts. The Kafka consumer
@@ -25,6 +26,7 @@ import dev.kafkafetch.security.SecretMasker;
  * @param masker       masks the configured secrets in anything shown (errors, health details)
  * @param offsetMap    whether commits name the records finished above them (with autoCommitEnable)
  * @param retries      the retry topics, or null without retryDelays
+ * @param transactions the transactional producer's settings, or null unless transacted
  */
 public record TaskSettings(
         String groupId,
@@ -59,7 +61,8 @@ public record TaskSettings(
         long subscribeConsumerBackoffIntervalMs,
         SecretMasker masker,
         boolean offsetMap,
-        RetryPlan retries) {
+        RetryPlan retries,
+        TxSettings transactions) {
 
     /** The settings of task {@code index} of {@code count}: client and instance ids get a -index suffix. */
     public TaskSettings forTask(int index, int count) {
@@ -80,7 +83,13 @@ public record TaskSettings(
                 seekTo, stallTimeoutMs,
                 deadLetterTopic, breakOnFirstError, breakOnFirstErrorMaxAttempts, allowManualCommit, batching,
                 batchingIntervalMs, createConsumerBackoffMaxAttempts, createConsumerBackoffIntervalMs,
-                subscribeConsumerBackoffMaxAttempts, subscribeConsumerBackoffIntervalMs, masker, offsetMap, retries);
+                subscribeConsumerBackoffMaxAttempts, subscribeConsumerBackoffIntervalMs, masker, offsetMap, retries,
+                transactions);
+    }
+
+    /** True when the route's sends to kafka-fetch endpoints join the fetch task's transactions. */
+    public boolean transacted() {
+        return transactions != null;
     }
 
     /** The topics subscribed to: the endpoint's, and their retry topics. */

@@ -1,5 +1,6 @@
 package dev.kafkafetch.window;
 
+import java.util.BitSet;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongConsumer;
 
@@ -20,7 +21,11 @@ public final class PartitionState {
     private final TopicPartition partition;
     private final PartitionWindow window = new PartitionWindow();
     private final FinishedOffsets finishedBefore;
+    /** Finished records a seek back kept finished (transacted), bit {@code i} = offset {@code keptBase + i}. */
+    private BitSet kept;
+    private long keptBase;
     private long lastCommitted = -1;
+    private long firstPolled = -1;
     /** Finished records held at the last commit: when this changes, the offset map changed too. */
     private int finishedHeldAtCommit;
     private long manualTarget = -1;
@@ -50,7 +55,28 @@ public final class PartitionState {
 
     /** True when the commit's offset map says the record at {@code offset} was finished already: not routed again. */
     public boolean finishedBefore(long offset) {
-        return finishedBefore != null && finishedBefore.contains(offset);
+        return finishedBefore != null && finishedBefore.contains(offset)
+               || kept != null && offset >= keptBase && offset - keptBase < Integer.MAX_VALUE
+                  && kept.get((int) (offset - keptBase));
+    }
+
+    /**
+     * Transacted, before a seek back to {@code offset}: the records finished from there on stay finished when they are
+     * polled again (their outputs stand, and a committed offset map may name them), only the others run again.
+     */
+    public void keepFinishedFrom(long offset) {
+        long base = kept == null ? offset : Math.min(offset, keptBase);
+        BitSet merged = new BitSet();
+        if (kept != null) {
+            kept.stream().forEach(i -> merged.set((int) (i + keptBase - base)));
+        }
+        window.forEachFinishedHeld(o -> {
+            if (o >= offset && o - base < Integer.MAX_VALUE) {
+                merged.set((int) (o - base));
+            }
+        });
+        kept = merged;
+        keptBase = base;
     }
 
     /** True when a record at {@code offset} would be a repeat: that offset or a later one was polled already. */
@@ -64,7 +90,15 @@ public final class PartitionState {
 
     /** Records a polled offset; returns its sequence number in the window (see {@link #generation()}). */
     public long append(long offset) {
+        if (firstPolled < 0) {
+            firstPolled = offset;
+        }
         return window.append(offset);
+    }
+
+    /** The first offset polled since the partition was assigned, or -1: where it started without a commit. */
+    public long firstPolledOffset() {
+        return firstPolled;
     }
 
     public int generation() {

@@ -16,6 +16,7 @@ import dev.kafkafetch.metrics.MeterSource;
 import dev.kafkafetch.metrics.OptionalMeters;
 import dev.kafkafetch.metrics.PartitionSnapshot;
 import dev.kafkafetch.metrics.TaskSnapshot;
+import dev.kafkafetch.tx.TxSnapshot;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.FunctionTimer;
 import io.micrometer.core.instrument.Gauge;
@@ -96,6 +97,30 @@ class ConsumerMetersTest {
         meters.close();
         assertThat(kafkaFetchMeters(registry)).isEmpty();
         meters.close(); // idempotent
+    }
+
+    @Test
+    void transactedTasksHaveTransactionMetersReadFromTheirSnapshots() {
+        AtomicReferenceArray<TxSnapshot> tx = new AtomicReferenceArray<>(2);
+        tx.set(0, new TxSnapshot("tx-0", 5, 1, 900, 12, 150, 1L, "boom", false));
+        context.getRegistry().bind("meters", registry);
+        MeterBinding meters = OptionalMeters.bind(context, this,
+                new MeterSource("ctx", "billing", "orders", "g1", 2, published::get, false, tx::get));
+
+        assertThat(counter("transactions", "0", "result", "committed")).isEqualTo(5);
+        assertThat(counter("transactions", "0", "result", "aborted")).isEqualTo(1);
+        assertThat(registry.get("kafka.fetch.transaction.outputs").tag("task", "0").functionCounter().count())
+                .isEqualTo(900);
+        assertThat(gauge("transaction.outputs.waiting", "0")).isEqualTo(12);
+        assertThat(gauge("transaction.waiting.age", "0")).isEqualTo(150);
+        assertThat(gauge("transaction.waiting.age", "1")).as("nothing published yet").isNaN();
+        meters.close();
+        assertThat(kafkaFetchMeters(registry)).isEmpty();
+        MeterBinding plain = OptionalMeters.bind(context, this,
+                new MeterSource("ctx", "plain", "orders", "g1", 1, published::get, false));
+        assertThat(registry.find("kafka.fetch.transactions").meters()).as("none unless transacted").isEmpty();
+        assertThat(registry.find("kafka.fetch.in.flight").meters()).hasSize(1);
+        plain.close();
     }
 
     @Test

@@ -48,7 +48,7 @@ class KafkaFetchRecordsTest {
         return new TaskSettings("g", new Properties(), new Properties(), StringDeserializer.class,
                 StringDeserializer.class, List.of("t"), null, 50, 100, 1000, 4, Ordering.PARTITION, true, 100, 0, 1000,
                 2000, 1000, null, 0, null, false, 0, false, false, 0, 0, 10, 0, 10, new SecretMasker(List.of()), true,
-                null);
+                null, null);
     }
 
     private KafkaFetchRecords start(PollOnError onError) {

@@ -190,7 +190,7 @@ class LateWakeupTest {
                 StringDeserializer.class, List.of("t"), null, 50, 100, 1000, 4, Ordering.PARTITION, autoCommit,
                 autoCommitIntervalMs, 0, 1000, 2000, 1000, null, 0, null, breakOnFirstError, 0, allowManualCommit,
                 false,
-                0, 0, 10, 0, 10, new SecretMasker(List.of()), true, null);
+                0, 0, 10, 0, 10, new SecretMasker(List.of()), true, null, null);
     }
 
     private void start(TaskSettings settings, Function<ManualCommitQueue, ItemProcessor> processor) {

@@ -163,7 +163,7 @@ class WakeupSweepTest {
             return new TaskSettings("g", new Properties(), new Properties(), StringDeserializer.class,
                     StringDeserializer.class, List.of("t"), null, 10, 100, 1000, 2, Ordering.PARTITION, !manual, 20, 0,
                     1000, 2000, 2000, null, 0, null, true, 0, manual, false, 0, 0, 10, 0, 10,
-                    new SecretMasker(List.of()), true, null);
+                    new SecretMasker(List.of()), true, null, null);
         }
 
         private void append(long from, long to) {

@@ -11,6 +11,7 @@ import dev.kafkafetch.metrics.PartitionSnapshot;
 import dev.kafkafetch.metrics.ShareSnapshot;
 import dev.kafkafetch.metrics.TaskSnapshot;
 import dev.kafkafetch.share.KafkaFetchShareConsumer;
+import dev.kafkafetch.tx.TxSnapshot;
 import org.apache.camel.Consumer;
 import org.apache.camel.Route;
 import org.apache.camel.spi.Metadata;
@@ -60,10 +61,15 @@ public class KafkaFetchDevConsole extends AbstractDevConsole {
      * is empty for kafka-fetch, else one per task, in the same order.
      */
     private record RouteView(String routeId, String scheme, String endpointUri, String consumerStatus,
-            List<TaskSnapshot> tasks, List<ShareSnapshot> shares) {
+            List<TaskSnapshot> tasks, List<ShareSnapshot> shares, List<TxSnapshot> transactions) {
 
         ShareSnapshot share(int task) {
             return task < shares.size() ? shares.get(task) : null;
+        }
+
+        /** The task's transactions (transacted routes), or null. */
+        TxSnapshot transactions(int task) {
+            return task < transactions.size() ? transactions.get(task) : null;
         }
     }
 
@@ -82,13 +88,13 @@ public class KafkaFetchDevConsole extends AbstractDevConsole {
             if (consumer instanceof KafkaFetchConsumer kfc) {
                 String uri = URISupport.sanitizeUri(kfc.getEndpoint().getEndpointUri());
                 views.add(new RouteView(routeId, "kafka-fetch", uri, kfc.getStatus().name(), kfc.taskSnapshots(),
-                        List.of()));
+                        List.of(), kfc.transactionSnapshots()));
             } else if (consumer instanceof KafkaFetchShareConsumer share) {
                 // the share snapshots first: a task's share line is never older than its task line
                 List<ShareSnapshot> shares = share.shareSnapshots();
                 String uri = URISupport.sanitizeUri(share.getEndpoint().getEndpointUri());
                 views.add(new RouteView(routeId, "kafka-fetch-share", uri, share.getStatus().name(),
-                        share.taskSnapshots(), shares));
+                        share.taskSnapshots(), shares, List.of()));
             }
         }
         views.sort(Comparator.comparing(RouteView::routeId));
@@ -113,6 +119,10 @@ public class KafkaFetchDevConsole extends AbstractDevConsole {
                 appendTask(sb, view.tasks().get(i), now, showPartitions && share == null);
                 if (share != null) {
                     appendShare(sb, share);
+                }
+                TxSnapshot tx = view.transactions(i);
+                if (tx != null) {
+                    appendTransactions(sb, tx, now);
                 }
             }
         }
@@ -164,6 +174,17 @@ public class KafkaFetchDevConsole extends AbstractDevConsole {
                 s.deliveryCounts(), s.maxDeliveryAttempts(),
                 s.deliveryCountLimit() < 0 ? "-" : String.valueOf(s.deliveryCountLimit()),
                 s.lockDurationMs() < 0 ? "-" : TimeUtils.printDuration(s.lockDurationMs(), true)));
+    }
+
+    private static void appendTransactions(StringBuilder sb, TxSnapshot tx, long now) {
+        sb.append(String.format("    Transactions: %s  committed %d  aborted %d  outputs sent %d  waiting %d"
+                                + " (oldest %s)  last commit: %s%s%n",
+                tx.transactionalId(), tx.committed(), tx.aborted(), tx.outputsSent(), tx.outputsWaiting(),
+                tx.oldestWaitingMs() > 0 ? TimeUtils.printDuration(tx.oldestWaitingMs(), true) : "-",
+                ago(tx.lastCommitTimeMs(), now), tx.fenced() ? "  FENCED" : ""));
+        if (tx.lastAbort() != null) {
+            sb.append(String.format("    Last abort: %s%n", tx.lastAbort()));
+        }
     }
 
     private static void appendPartitions(StringBuilder sb, List<PartitionSnapshot> partitions, long now) {
@@ -232,6 +253,8 @@ public class KafkaFetchDevConsole extends AbstractDevConsole {
                 if (share != null) {
                     task.put("share", shareJson(share));
                 }
+                TxSnapshot tx = view.transactions(i);
+                task.put("transactions", tx != null ? transactionsJson(tx) : null);
                 tasks.add(task);
             }
             r.put("tasks", tasks);
@@ -239,6 +262,20 @@ public class KafkaFetchDevConsole extends AbstractDevConsole {
         }
         root.put("routes", routes);
         return root;
+    }
+
+    private static JsonObject transactionsJson(TxSnapshot tx) {
+        JsonObject j = new JsonObject();
+        j.put("transactionalId", tx.transactionalId());
+        j.put("committed", tx.committed());
+        j.put("aborted", tx.aborted());
+        j.put("outputsSent", tx.outputsSent());
+        j.put("outputsWaiting", tx.outputsWaiting());
+        j.put("oldestWaitingMs", tx.oldestWaitingMs());
+        j.put("lastCommitTime", tx.lastCommitTimeMs());
+        j.put("lastAbort", tx.lastAbort());
+        j.put("fenced", tx.fenced());
+        return j;
     }
 
     private static JsonObject shareJson(ShareSnapshot s) {

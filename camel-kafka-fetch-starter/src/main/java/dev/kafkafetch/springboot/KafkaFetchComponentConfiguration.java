@@ -168,6 +168,17 @@ public class KafkaFetchComponentConfiguration extends KafkaFetchClientComponentC
     private Boolean topicIsPattern;
 
     /**
+     * Exactly once from Kafka to Kafka: the route's sends to kafka-fetch producer endpoints (to(kafka-fetch:out)) are
+     * held with their input record until it is finished, then sent in the fetch task's Kafka transaction together with
+     * the offsets (and offset map) that count it finished, on each commit (autoCommitIntervalMs,
+     * finishedCommitIntervalMs, revoke, stop). A read_committed reader sees each output once; an aborted transaction
+     * reads its records again. Each fetch task has one transactional producer (see transactionalIdPrefix). Needs
+     * autoCommitEnable=true; refused with allowManualCommit, batching, breakOnFirstError and retryDelays. Side effects
+     * outside Kafka are not covered. Default: False.
+     */
+    private Boolean transacted;
+
+    /**
      * Whether missing retry topics are created at route start (with their source topic's partition count); when false
      * a missing one fails the route's start. Default: True.
      */
@@ -216,6 +227,31 @@ public class KafkaFetchComponentConfiguration extends KafkaFetchClientComponentC
      * additionalProperties.allow.auto.create.topics=true). Default: False.
      */
     private Boolean subscribeConsumerTopicMustExists;
+
+    /**
+     * With transacted=true, the prefix of the fetch tasks' transactional.id (task i appends -i). It must be unique per
+     * route member in the cluster and the same after the member restarts, so that the restarted member fences its
+     * predecessor and aborts what it left open. Default: kafka-fetch--; transacted=true without any of the three is
+     * refused.
+     */
+    private String transactionalIdPrefix;
+
+    /**
+     * With transacted=true, Kafka's transaction.timeout.ms of the fetch tasks' producers: how long a transaction left
+     * open by a member that died may block read_committed readers when no restart of the member fences it. Default:
+     * 60000.
+     */
+    private Long transactionTimeoutMs;
+
+    /**
+     * Whether the producer should be started lazy (on the first message). By starting lazy you can use this to allow
+     * CamelContext and routes to startup in situations where a producer may otherwise fail during starting and cause
+     * the route to fail being started. By deferring this startup to be lazy then the startup failure can be handled
+     * during routing messages via Camel's routing error handlers. Beware that when the first message is processed then
+     * creating and starting the producer may take a little time and prolong the total processing time of the
+     * processing. Default: False.
+     */
+    private Boolean lazyStartProducer;
 
     /**
      * Sets interceptors for the Kafka consumer (comma-separated ConsumerInterceptor class names). They see every
@@ -416,6 +452,14 @@ public class KafkaFetchComponentConfiguration extends KafkaFetchClientComponentC
         this.topicIsPattern = topicIsPattern;
     }
 
+    public Boolean getTransacted() {
+        return transacted;
+    }
+
+    public void setTransacted(Boolean transacted) {
+        this.transacted = transacted;
+    }
+
     public Boolean getCreateRetryTopics() {
         return createRetryTopics;
     }
@@ -478,6 +522,30 @@ public class KafkaFetchComponentConfiguration extends KafkaFetchClientComponentC
 
     public void setSubscribeConsumerTopicMustExists(Boolean subscribeConsumerTopicMustExists) {
         this.subscribeConsumerTopicMustExists = subscribeConsumerTopicMustExists;
+    }
+
+    public String getTransactionalIdPrefix() {
+        return transactionalIdPrefix;
+    }
+
+    public void setTransactionalIdPrefix(String transactionalIdPrefix) {
+        this.transactionalIdPrefix = transactionalIdPrefix;
+    }
+
+    public Long getTransactionTimeoutMs() {
+        return transactionTimeoutMs;
+    }
+
+    public void setTransactionTimeoutMs(Long transactionTimeoutMs) {
+        this.transactionTimeoutMs = transactionTimeoutMs;
+    }
+
+    public Boolean getLazyStartProducer() {
+        return lazyStartProducer;
+    }
+
+    public void setLazyStartProducer(Boolean lazyStartProducer) {
+        this.lazyStartProducer = lazyStartProducer;
     }
 
     public String getInterceptorClasses() {
