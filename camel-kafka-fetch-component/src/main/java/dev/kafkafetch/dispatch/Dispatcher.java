@@ -52,6 +52,7 @@ public final class Dispatcher {
     /** Abandoned (stalled) records whose thread has not come back yet. */
     private int abandonedRunning;
     private boolean held;
+    private final HeldPartitions heldPartitions = new HeldPartitions();
 
     /**
      * @param batchesInOrder batches run one after another (else, with UNORDERED, up to maxConcurrency at once)
@@ -120,6 +121,62 @@ public final class Dispatcher {
         startAll(toStart);
     }
 
+    /**
+     * Stops (true) or allows again (false) starting queued records of one partition (an operator's pause; see
+     * {@link HeldPartitions}); running ones are not affected, other partitions go on.
+     */
+    public void holdPartition(TopicPartition partition, boolean hold) {
+        List<WorkItem> toStart;
+        synchronized (lock) {
+            if (hold) {
+                heldPartitions.hold(partition);
+                toStart = List.of();
+            } else {
+                heldPartitions.release(partition, ready);
+                toStart = takeStartable();
+            }
+        }
+        startAll(toStart);
+    }
+
+    /**
+     * Takes one queued record out (an operator parks it), marking it CANCELLED; its lane passes to the next record.
+     * False when it is not queued any more.
+     */
+    public boolean cancelQueued(WorkItem item) {
+        List<WorkItem> toStart;
+        synchronized (lock) {
+            boolean inLane = item.lane != null && lanes.containsKey(item.lane) && lanes.get(item.lane).remove(item);
+            boolean wasReady = !inLane && (ready.removeIf(i -> i == item) || heldPartitions.remove(item));
+            if (!(inLane || wasReady) || !item.transition(WorkItem.QUEUED, WorkItem.CANCELLED)) {
+                return false;
+            }
+            queued--;
+            if (wasReady) {
+                releaseLane(item);
+            }
+            toStart = takeStartable();
+        }
+        startAll(toStart);
+        return true;
+    }
+
+    /**
+     * For each item, the records waiting behind it in its ordering lane (0 without a lane), read under one lock for
+     * the task's snapshot.
+     */
+    public int[] waitingInLane(List<WorkItem> items) {
+        int[] waiting = new int[items.size()];
+        synchronized (lock) {
+            for (int i = 0; i < waiting.length; i++) {
+                Object laneKey = items.get(i).lane;
+                ArrayDeque<WorkItem> lane = laneKey != null ? lanes.get(laneKey) : null;
+                waiting[i] = lane != null ? lane.size() : 0;
+            }
+        }
+        return waiting;
+    }
+
     /** Starts what may start now: another dispatcher freed one of the {@link SharedSlots}. */
     void startReady() {
         List<WorkItem> toStart;
@@ -154,6 +211,12 @@ public final class Dispatcher {
                         cancelOne(item, cancelled);
                     }
                 }
+            }
+            List<WorkItem> aside = new ArrayList<>();
+            heldPartitions.removeIf(which, aside);
+            for (WorkItem item : aside) {
+                cancelOne(item, cancelled);
+                releaseLane(item); // its lane's next record becomes ready, and is put aside again or cancelled below
             }
             // a cancelled ready record that heads its lane hands the lane to the next one, which may match as well
             boolean again = true;
@@ -274,6 +337,10 @@ public final class Dispatcher {
     private WorkItem nextStartable() {
         while (!held && runningCount < maxConcurrency && !ready.isEmpty()) {
             boolean blocked = ready.peek().isBlocked();
+            if (!blocked && heldPartitions.holds(ready.peek())) {
+                heldPartitions.putAside(ready.poll()); // its partition is paused by an operator: it keeps its lane
+                continue;
+            }
             if (!blocked && slots != null && !slots.tryTake()) {
                 return null; // the other dispatchers use every shared slot: the next one freed is offered here
             }

@@ -73,6 +73,7 @@ public final class WorkItem {
     private volatile boolean retried;
     /** Written and read by the fetch thread only. */
     private boolean stallReported;
+    private long polledAtMs;
 
     public WorkItem(PartitionState partitionState, long seq, int generation, int attempt, long offset, long timestamp,
                     byte[] rawKey, byte[] rawValue, Headers headers, Object key, Object value, Exception decodeError) {
@@ -277,6 +278,15 @@ public final class WorkItem {
 
     public void markRetried() {
         retried = true;
+    }
+
+    /** Fetch thread: when the task took it from a poll (epoch ms), 0 when unknown. */
+    public long polledAtMs() {
+        return polledAtMs;
+    }
+
+    public void polledAt(long epochMs) {
+        this.polledAtMs = epochMs;
     }
 
     public boolean stallReported() {

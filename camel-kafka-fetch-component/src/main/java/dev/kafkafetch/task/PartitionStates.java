@@ -6,7 +6,6 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalLong;
 import java.util.Set;
 import java.util.function.Predicate;
 
@@ -54,6 +53,7 @@ final class PartitionStates implements ConsumerRebalanceListener {
     private TaskConsumer consumer;
     private final StartOffsets starts;
     private String pausedReason;
+    private PartitionPauses operatorPauses = new PartitionPauses();
 
     /**
      * @param batches            null unless batching
@@ -93,6 +93,36 @@ final class PartitionStates implements ConsumerRebalanceListener {
         starts.setFirstAssignment(firstAssignment);
     }
 
+    /** The partitions an operator paused on this task's consumer (shared by its tasks); set before the task runs. */
+    void setOperatorPauses(PartitionPauses operatorPauses) {
+        this.operatorPauses = operatorPauses;
+    }
+
+    PartitionPauses operatorPauses() {
+        return operatorPauses;
+    }
+
+    /** The state of an assigned partition, or null when it is not assigned to this task. */
+    PartitionState assignedState(TopicPartition tp) {
+        return assigned.get(tp);
+    }
+
+    /**
+     * An operator paused (true) or resumed the partition: paused or resumed in the consumer if it is assigned here
+     * (a resume leaves it paused while the task is, or while it waits for a retry letter).
+     */
+    void operatorPause(TopicPartition tp, boolean pause) {
+        PartitionState s = assigned.get(tp);
+        if (s == null) {
+            return;
+        }
+        if (pause) {
+            consumer.pause(List.of(tp));
+        } else if (pausedReason == null && s.delayedUntil() == 0) {
+            consumer.resume(List.of(tp));
+        }
+    }
+
     /** A new consumer: it starts with nothing assigned and nothing paused. */
     void attach(TaskConsumer consumer) {
         this.consumer = consumer;
@@ -117,7 +147,11 @@ final class PartitionStates implements ConsumerRebalanceListener {
 
     /** Unfinishes a record whose manual commit failed (see {@link PartitionState#reopen}). */
     boolean reopen(WorkItem record) {
-        return record.partitionState().reopen(record.seq(), record.generation(), record.offset());
+        boolean reopened = record.partitionState().reopen(record.seq(), record.generation(), record.offset());
+        if (reopened) {
+            record.partitionState().attach(record.seq(), record.generation(), record);
+        }
+        return reopened;
     }
 
     int held() {
@@ -190,6 +224,7 @@ final class PartitionStates implements ConsumerRebalanceListener {
                 next = Math.min(next, until);
             }
         }
+        due.removeIf(operatorPauses::isPaused);
         if (!due.isEmpty() && pausedReason == null) {
             consumer.resume(due);
         }
@@ -200,7 +235,7 @@ final class PartitionStates implements ConsumerRebalanceListener {
         List<TopicPartition> list = new ArrayList<>(partitions.size());
         for (TopicPartition tp : partitions) {
             PartitionState s = assigned.get(tp);
-            if (s == null || s.delayedUntil() == 0) {
+            if ((s == null || s.delayedUntil() == 0) && !operatorPauses.isPaused(tp)) {
                 list.add(tp);
             }
         }
@@ -257,6 +292,13 @@ final class PartitionStates implements ConsumerRebalanceListener {
         }
         if (pausedReason != null) {
             consumer.pause(partitions);
+        } else {
+            // an operator's pause survives the rebalance: paused before any record of it is polled
+            List<TopicPartition> operatorPaused = partitions.stream().filter(operatorPauses::isPaused).toList();
+            if (!operatorPaused.isEmpty()) {
+                consumer.pause(operatorPaused);
+                LOG.info("Fetch task {}: {} stay paused (an operator paused them)", taskName, operatorPaused);
+            }
         }
         publish.run();
         LOG.info("Fetch task {} assigned {}", taskName, partitions);
@@ -361,23 +403,8 @@ final class PartitionStates implements ConsumerRebalanceListener {
         return list;
     }
 
-    /** One line per assigned partition, for the task's snapshot. */
-    List<PartitionSnapshot> snapshot() {
-        List<PartitionSnapshot> parts = new ArrayList<>(assigned.size());
-        for (PartitionState s : assigned.values()) {
-            long position = s.lastPolledOffset() < 0 ? -1 : s.lastPolledOffset() + 1;
-            long lag = -1;
-            long end = -1;
-            OptionalLong l = consumer.currentLag(s.partition());
-            if (l.isPresent()) {
-                lag = l.getAsLong();
-                end = position < 0 ? -1 : position + lag;
-            }
-            String paused = pausedReason != null ? pausedReason : s.delayedUntil() > 0 ? "retry-delay" : null;
-            parts.add(new PartitionSnapshot(s.partition().topic(), s.partition().partition(), position,
-                    s.lastCommitted(), s.committable(), end, lag, s.unfinished(), s.held(), paused,
-                    s.delayedUntil()));
-        }
-        return parts;
+    /** One line per assigned partition, for the task's snapshot (see {@link PartitionSnapshots}). */
+    List<PartitionSnapshot> snapshot(PartitionSnapshots snapshots, long nowMs) {
+        return snapshots.of(assigned.values(), consumer, pausedReason, operatorPauses, nowMs);
     }
 }
