@@ -28,6 +28,8 @@ public final class OperatorActions {
     private static final Logger LOG = LoggerFactory.getLogger(OperatorActions.class);
     /** How long {@link #parkRecord} waits for the fetch threads to answer. */
     private static final long PARK_ANSWER_TIMEOUT_MS = 30_000;
+    /** How the outcome of a park that dead-lettered its record begins. */
+    public static final String PARKED = "parked ";
 
     private final String routeId;
     private final boolean enabled;
@@ -84,7 +86,9 @@ public final class OperatorActions {
     /**
      * Parks the unfinished record at that offset: the fetch task holding it takes it out of the route and
      * dead-letters it with reason {@code parked}; it counts finished once the broker acknowledged the letter. Waits for
-     * the fetch thread's answer (not for the acknowledgement).
+     * the fetch thread's answer (not for the acknowledgement). Every task of the consumer also gives up on executions
+     * of that record still running from before a rebalance (they keep a slot, and a lane, until they return): the
+     * outcome then says so; it begins with {@value #PARKED} only when the record itself was parked here.
      *
      * @throws IllegalArgumentException when no task of this consumer holds that partition, or that record unfinished
      * @throws IllegalStateException    when the record cannot be parked now (finishing already, in a batch...)
@@ -105,6 +109,8 @@ public final class OperatorActions {
             answers.add(task.requestPark(tp, offset, requestedBy));
         }
         long deadline = System.currentTimeMillis() + PARK_ANSWER_TIMEOUT_MS;
+        String parked = null;
+        StringJoiner others = new StringJoiner("; ");
         for (CompletableFuture<String> answer : answers) {
             String done;
             try {
@@ -121,15 +127,24 @@ public final class OperatorActions {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException("Interrupted while waiting to park " + tp + "@" + offset, e);
             }
-            if (done != null) {
-                LOG.info("Route {}: {} asked to park {}@{}: {}", routeId, requestedBy, tp, offset, done);
-                return done;
+            if (done != null && done.startsWith(PARKED)) {
+                parked = done;
+            } else if (done != null) {
+                others.add(done);
             }
         }
-        String msg = "Cannot park " + tp + "@" + offset + ": " + tp + " is not assigned to a fetch task of route "
-                     + routeId + " now";
-        LOG.warn("Route {}: {} asked to park {}@{}: refused: {}", routeId, requestedBy, tp, offset, msg);
-        throw new IllegalArgumentException(msg);
+        String outcome = parked != null ? parked + (others.length() > 0 ? "; " + others : "")
+                : others.length() > 0 ? others + "; " + tp + " is not assigned to this consumer now: park it on the"
+                                        + " member that holds it to dead-letter it"
+                        : null;
+        if (outcome == null) {
+            String msg = "Cannot park " + tp + "@" + offset + ": " + tp + " is not assigned to a fetch task of route "
+                         + routeId + " now";
+            LOG.warn("Route {}: {} asked to park {}@{}: refused: {}", routeId, requestedBy, tp, offset, msg);
+            throw new IllegalArgumentException(msg);
+        }
+        LOG.info("Route {}: {} asked to park {}@{}: {}", routeId, requestedBy, tp, offset, outcome);
+        return outcome;
     }
 
     /** The paused partitions as {@code topic-partition (by who)}, comma-separated; empty when none. */

@@ -121,10 +121,19 @@ final class OperatorControls {
 
     private String park(Park park) {
         PartitionState state = partitions.assignedState(park.partition());
-        if (state == null) {
-            return null;
-        }
         String where = park.partition() + "@" + park.offset();
+        if (state == null) {
+            // not ours now; an execution of it still running from before a revoke keeps a slot here: give up on it
+            int given = giveUpEarlier(park.partition(), park.offset(), null);
+            if (given == 0) {
+                return null;
+            }
+            LOG.warn("Fetch task {} gave up on {} execution(s) of {} still running from before a rebalance, for {}"
+                     + " (their threads are not interrupted)",
+                    taskName, given, where, park.requestedBy());
+            return "gave up on " + given + " execution(s) of " + where + " still running on fetch task " + taskName
+                   + " from before a rebalance, freeing their slots";
+        }
         WorkItem item = state.unfinishedRecordAt(park.offset()) instanceof WorkItem w ? w : null;
         if (item == null) {
             throw new IllegalArgumentException(
@@ -152,11 +161,8 @@ final class OperatorControls {
                                             + (item.failure() != null ? "being dead-lettered" : "completed") + ")");
         }
         // an execution of it from before a revoke (still running, keeping its lane) must not block its lane either
-        for (WorkItem older : dispatcher.running()) {
-            if (older != item && older.batch() == null && older.offset() == item.offset()
-                && older.topicPartition().equals(item.topicPartition()) && dispatcher.abandon(older)) {
-                was += "; its earlier execution, still running from before a rebalance, is given up on too";
-            }
+        if (giveUpEarlier(item.topicPartition(), item.offset(), item) > 0) {
+            was += "; its earlier execution, still running from before a rebalance, is given up on too";
         }
         metrics.parked();
         LOG.warn("Fetch task {} parks {} (key {}, attempt {}, {}) for {}: dead-lettered now with reason parked; it"
@@ -165,5 +171,17 @@ final class OperatorControls {
         failures.park(item, new ParkedException(where, park.requestedBy(), was));
         return "parked " + where + " (" + was + ", attempt " + item.attempt() + ") on fetch task " + taskName
                + ": its dead letter is on its way; the partition commits past it once the broker acknowledged it";
+    }
+
+    /** Gives up on executions of that record still running besides {@code except}; how many. */
+    private int giveUpEarlier(TopicPartition partition, long offset, WorkItem except) {
+        int given = 0;
+        for (WorkItem older : dispatcher.running()) {
+            if (older != except && older.batch() == null && older.offset() == offset
+                && older.topicPartition().equals(partition) && dispatcher.abandon(older)) {
+                given++;
+            }
+        }
+        return given;
     }
 }
