@@ -136,10 +136,10 @@ public class KafkaFetchDevConsole extends AbstractDevConsole {
                 t.stalledRunning() > 0 ? "  stalled, still on their threads: " + t.stalledRunning() : ""));
         sb.append(String.format(Locale.ROOT,
                 "    Records: polled %d  finished %d  failed %d  re-delivered %d  sent to retry topics %d"
-                                             + "  dead-lettered %d  stalled %d  skipped as finished %d"
+                                             + "  dead-lettered %d  stalled %d  parked %d  skipped as finished %d"
                                              + "  rate %.1f/s (last minute)%n",
                 t.recordsPolled(), t.recordsFinished(), t.recordsFailed(), t.recordsRedelivered(),
-                t.recordsRetried(), t.recordsDeadLettered(), t.recordsStalled(), t.skippedFinished(),
+                t.recordsRetried(), t.recordsDeadLettered(), t.recordsStalled(), t.recordsParked(), t.skippedFinished(),
                 t.recordsPerSecond()));
         sb.append(String.format(
                 "    Polls: %d  commits: %d  commit failures: %d  rebalances: %d  reconnects: %d  back-pressure pauses: %d%n",
@@ -334,6 +334,7 @@ public class KafkaFetchDevConsole extends AbstractDevConsole {
         j.put("repeatedOffsetsSkipped", t.repeatedOffsetsSkipped());
         j.put("recordsRetried", t.recordsRetried());
         j.put("recordsRedelivered", t.recordsRedelivered());
+        j.put("recordsParked", t.recordsParked());
         j.put("offsetMapsLeftOut", t.offsetMapsLeftOut());
         j.put("commits", t.commits());
         j.put("commitFailures", t.commitFailures());
