@@ -45,9 +45,7 @@ public final class Dispatcher {
     private final Map<Object, ArrayDeque<WorkItem>> lanes = new HashMap<>();
     /** Blocked records taken off the ready queue, waiting for the fetch thread's next cancel(). */
     private final List<WorkItem> dropped = new ArrayList<>();
-    /** Running records: an intrusive doubly-linked list (O(1) add and remove, no hashing), and its size. */
-    private WorkItem runHead;
-    private int runningCount;
+    private final RunningRecords running = new RunningRecords();
     private int queued;
     /** Abandoned (stalled) records whose thread has not come back yet. */
     private int abandonedRunning;
@@ -255,7 +253,7 @@ public final class Dispatcher {
                 return false;
             }
             abandonedRunning++;
-            unlinkRunning(item);
+            running.remove(item);
             releaseLane(item);
             giveSlot();
             toStart = takeStartable();
@@ -268,24 +266,14 @@ public final class Dispatcher {
     /** Running records, copied. */
     public List<WorkItem> running() {
         synchronized (lock) {
-            List<WorkItem> copy = new ArrayList<>(runningCount);
-            for (WorkItem w = runHead; w != null; w = w.runNext) {
-                copy.add(w);
-            }
-            return copy;
+            return running.copy();
         }
     }
 
     /** Running records that match. */
     public int runningCount(Predicate<WorkItem> which) {
         synchronized (lock) {
-            int n = 0;
-            for (WorkItem item = runHead; item != null; item = item.runNext) {
-                if (which.test(item)) {
-                    n++;
-                }
-            }
-            return n;
+            return running.count(which);
         }
     }
 
@@ -295,14 +283,7 @@ public final class Dispatcher {
 
     public Load load() {
         synchronized (lock) {
-            long oldest = 0;
-            for (WorkItem w = runHead; w != null; w = w.runNext) {
-                long started = w.startedAtNanos;
-                if (started != 0 && (oldest == 0 || started < oldest)) {
-                    oldest = started;
-                }
-            }
-            return new Load(runningCount, queued, abandonedRunning, oldest);
+            return new Load(running.size(), queued, abandonedRunning, running.oldestStartedAtNanos());
         }
     }
 
@@ -335,7 +316,7 @@ public final class Dispatcher {
 
     /** Under lock: the next ready record that may start now, made RUNNING; blocked ones are dropped on the way. */
     private WorkItem nextStartable() {
-        while (!held && runningCount < maxConcurrency && !ready.isEmpty()) {
+        while (!held && running.size() < maxConcurrency && !ready.isEmpty()) {
             boolean blocked = ready.peek().isBlocked();
             if (!blocked && heldPartitions.holds(ready.peek())) {
                 heldPartitions.putAside(ready.poll()); // its partition is paused by an operator: it keeps its lane
@@ -356,7 +337,7 @@ public final class Dispatcher {
                 continue;
             }
             if (item.transition(WorkItem.QUEUED, WorkItem.RUNNING)) {
-                linkRunning(item);
+                running.add(item);
                 return item;
             }
             giveSlot();
@@ -380,35 +361,6 @@ public final class Dispatcher {
         }
         ready.add(next);
         return true;
-    }
-
-    private void linkRunning(WorkItem item) {
-        item.runPrev = null;
-        item.runNext = runHead;
-        if (runHead != null) {
-            runHead.runPrev = item;
-        }
-        runHead = item;
-        item.inRunning = true;
-        runningCount++;
-    }
-
-    private void unlinkRunning(WorkItem item) {
-        if (!item.inRunning) {
-            return;
-        }
-        if (item.runPrev != null) {
-            item.runPrev.runNext = item.runNext;
-        } else {
-            runHead = item.runNext;
-        }
-        if (item.runNext != null) {
-            item.runNext.runPrev = item.runPrev;
-        }
-        item.runPrev = null;
-        item.runNext = null;
-        item.inRunning = false;
-        runningCount--;
     }
 
     private void startAll(List<WorkItem> items) {
@@ -470,7 +422,7 @@ public final class Dispatcher {
         List<WorkItem> others;
         synchronized (lock) {
             if (done) {
-                unlinkRunning(item);
+                running.remove(item);
                 releaseLane(item);
                 giveSlot();
             } else {

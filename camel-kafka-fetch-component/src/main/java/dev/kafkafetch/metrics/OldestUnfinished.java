@@ -8,7 +8,7 @@ package dev.kafkafetch.metrics;
  * @param key           its key as text (at most {@value #MAX_KEY_LENGTH} characters), null when it has none
  * @param attempt       its delivery attempt (1 on the first delivery)
  * @param state         {@code queued} (waiting for a slot or its lane), {@code held} (its partition is paused by an
- *                      operator), {@code running}, {@code batched} (in a batch), {@code completing} (done, being
+ *                      operator), {@code starting} (handed to a worker thread), {@code running}, {@code batched} (in a batch), {@code completing} (done, being
  *                      marked finished), {@code dead-lettering} (its dead or retry letter is not acknowledged yet),
  *                      {@code stalled} (given up on, being dead-lettered) or {@code dropped} (waiting to be polled
  *                      again after a seek back); {@code unknown} when the task does not hold it any more

@@ -32,7 +32,8 @@ import java.util.List;
  * @param repeatedOffsetsSkipped polled records skipped because their offset was not after the newest one polled from
  *                               their partition (repeated by an interceptor, or re-used after a log truncation)
  * @param recordsParked          records an operator parked (taken out of the route and dead-lettered with reason
- *                               {@code parked}); they count in {@code recordsDeadLettered} too once acknowledged
+ *                               {@code parked}); once acknowledged they count in {@code recordsFailed} and
+ *                               {@code recordsDeadLettered} too
  */
 public record TaskSnapshot(
         String threadName,

@@ -142,7 +142,8 @@ public final class KafkaFetchRecords implements FetchTask {
                 this::settle, () -> publishSnapshot(System.currentTimeMillis()));
         this.intake = new RecordIntake(threadName, partitions, dispatcher, batches, metrics, settings.retries());
         this.pauses = new PauseControl(threadName, dispatcher, partitions, completions);
-        this.operator = new OperatorControls(threadName, partitions, dispatcher, failures, metrics);
+        this.operator = new OperatorControls(threadName, partitions, dispatcher, failures, metrics,
+                this::wakeup);
         this.partitionSnapshots = new PartitionSnapshots(dispatcher, settings.ordering(), settings.batching());
         this.pollErrors = new PollErrorHandler(threadName, settings.subscription(), pollExceptionStrategy,
                 exceptionHandler, metrics);
@@ -236,12 +237,7 @@ public final class KafkaFetchRecords implements FetchTask {
      * it cannot be parked.
      */
     public CompletableFuture<String> requestPark(TopicPartition partition, long offset, String requestedBy) {
-        CompletableFuture<String> outcome = operator.requestPark(partition, offset, requestedBy);
-        if (state.get() == TaskState.TERMINATED) {
-            operator.close();
-        }
-        wakeup();
-        return outcome;
+        return operator.requestPark(partition, offset, requestedBy);
     }
 
     public boolean awaitTermination(long timeoutMs) throws InterruptedException {

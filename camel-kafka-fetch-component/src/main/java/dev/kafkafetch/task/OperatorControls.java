@@ -44,13 +44,17 @@ final class OperatorControls {
     private final Dispatcher dispatcher;
     private final FailureRouter failures;
     private final TaskMetrics metrics;
+    private final Runnable wakeup;
     private final ConcurrentLinkedQueue<Park> parks = new ConcurrentLinkedQueue<>();
+    private volatile boolean closed;
     // fetch thread only
     private long appliedVersion = -1;
     private final Set<TopicPartition> applied = new HashSet<>();
 
+    /** @param wakeup wakes the fetch thread (its consumer's poll) */
     OperatorControls(String taskName, PartitionStates partitions, Dispatcher dispatcher, FailureRouter failures,
-                     TaskMetrics metrics) {
+                     TaskMetrics metrics, Runnable wakeup) {
+        this.wakeup = wakeup;
         this.taskName = taskName;
         this.partitions = partitions;
         this.dispatcher = dispatcher;
@@ -58,10 +62,14 @@ final class OperatorControls {
         this.metrics = metrics;
     }
 
-    /** Any thread: asks for a park; the caller wakes the fetch thread. */
+    /** Any thread: asks for a park and wakes the fetch thread; refused at once when the task has ended. */
     CompletableFuture<String> requestPark(TopicPartition partition, long offset, String requestedBy) {
         Park park = new Park(partition, offset, requestedBy, new CompletableFuture<>());
         parks.add(park);
+        if (closed) {
+            close();
+        }
+        wakeup.run();
         return park.outcome();
     }
 
@@ -80,6 +88,7 @@ final class OperatorControls {
 
     /** Fetch thread: the task ends; parks still asked for are refused. */
     void close() {
+        closed = true;
         Park park;
         while ((park = parks.poll()) != null) {
             park.outcome().completeExceptionally(new IllegalStateException(

@@ -88,8 +88,8 @@ final class PartitionSnapshots {
                 state = batching && item.decodeError() == null ? "batched" : held ? "held" : "queued";
                 break;
             case WorkItem.RUNNING:
-                state = "running";
                 worker = item.worker();
+                state = worker != null ? "running" : "starting"; // its worker has not picked it up yet
                 long started = item.startedAtNanos();
                 runningMs = started == 0 ? 0 : TimeUnit.NANOSECONDS.toMillis(nowNanos - started);
                 break;
