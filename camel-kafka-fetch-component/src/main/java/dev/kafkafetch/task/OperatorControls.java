@@ -153,12 +153,12 @@ final class OperatorControls {
                                                + ")");
         }
         String was;
-        if (item.state() == WorkItem.QUEUED) {
-            if (!dispatcher.cancelQueued(item)) {
-                throw new IllegalStateException("Cannot park " + where + ": it waits in a batch (batching=true), and a"
-                                                + " batch is handled as a whole");
-            }
+        if (item.state() == WorkItem.QUEUED && dispatcher.cancelQueued(item)) {
             was = "waiting";
+        } else if (item.state() == WorkItem.QUEUED) {
+            // not in the dispatcher (a worker may have just started it: then it is RUNNING, not QUEUED)
+            throw new IllegalStateException("Cannot park " + where + ": it waits in a batch (batching=true), and a"
+                                            + " batch is handled as a whole");
         } else if (item.state() == WorkItem.RUNNING && dispatcher.abandon(item)) {
             Thread worker = item.worker();
             was = "running" + (worker != null ? " on " + worker.getName() : "");
