@@ -135,6 +135,51 @@ class ParkRecordIT extends KafkaFetchITSupport {
     }
 
     /**
+     * The stuck record's partition comes back to the first member after a rebalance (a second member joins and
+     * leaves) while its first execution still runs there: the re-delivered record waits behind that execution in its
+     * lane (the console says queued), and a park takes both out, so the partition moves on.
+     */
+    @Test
+    void parkWhenThePartitionCameBackWhileItsEarlierExecutionStillRuns() throws Exception {
+        String topic = KafkaTestSupport.uniqueName("opparkback");
+        String dlt = topic + ".dlt";
+        String group = KafkaTestSupport.uniqueName("g");
+        kafka.createTopic(topic, 4);
+        kafka.createTopic(dlt, 1);
+        String stuckId = "id-parkback-11";
+        Recorder a = new Recorder();
+        Recorder b = new Recorder();
+        CamelContext ctxA = startContext(route(topic, group, "a", dlt, stuckId, a));
+        KafkaFetchConsumer consumerA = (KafkaFetchConsumer) ctxA.getRoute("a").getConsumer();
+        await().atMost(Duration.ofSeconds(30)).until(() -> PartitionPauseIT.task(consumerA).partitions().size() == 4);
+        List<String> produced = kafka.produceIds(topic, 400, "parkback", 20);
+        ConsumerRecord<String, String> stuck = recordOf(topic, stuckId);
+        await().atMost(Duration.ofSeconds(30)).until(() -> {
+            OldestUnfinished o = oldest(consumerA, stuck.partition());
+            return o != null && o.offset() == stuck.offset() && "running".equals(o.state());
+        });
+        long rebalancesBefore = PartitionPauseIT.task(consumerA).rebalances();
+        CamelContext ctxB = startContext(route(topic, group, "b", dlt, stuckId, b));
+        KafkaFetchConsumer consumerB = (KafkaFetchConsumer) ctxB.getRoute("b").getConsumer();
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> PartitionPauseIT.task(consumerA).rebalances() > rebalancesBefore
+                             && !PartitionPauseIT.task(consumerB).partitions().isEmpty());
+        ctxB.stop();
+        await().atMost(Duration.ofSeconds(60)).until(() -> PartitionPauseIT.task(consumerA).partitions().size() == 4);
+        // polled again, it waits behind the execution still running from before the rebalance
+        await().atMost(Duration.ofSeconds(30)).until(() -> {
+            OldestUnfinished o = oldest(consumerA, stuck.partition());
+            return o != null && o.offset() == stuck.offset() && "queued".equals(o.state());
+        });
+        assertThat(PartitionPauseIT.task(consumerA).running()).as("its earlier execution").isEqualTo(1);
+
+        String outcome = consumerA.parkRecord(topic, stuck.partition(), stuck.offset(), "the test");
+        assertThat(outcome).startsWith(OperatorActions.PARKED).contains("(waiting")
+                .contains("its earlier execution, still running from before a rebalance, is given up on too");
+        awaitParkedAndCommitted(topic, dlt, group, stuck, produced, List.of(a, b));
+    }
+
+    /**
      * Parks the record on that consumer; false when it did not park it there (not assigned there, or not polled yet;
      * it may have given up on an execution still running there from before the rebalance).
      */
