@@ -10,7 +10,6 @@ import java.util.Set;
 import java.util.function.Predicate;
 
 import dev.kafkafetch.commit.CommitManager;
-import dev.kafkafetch.commit.OffsetMap;
 import dev.kafkafetch.commit.OffsetStore;
 import dev.kafkafetch.dispatch.Dispatcher;
 import dev.kafkafetch.dispatch.WorkItem;
@@ -288,7 +287,8 @@ final class PartitionStates implements ConsumerRebalanceListener {
         metrics.rebalanced();
         for (TopicPartition tp : partitions) {
             OffsetAndMetadata c = committed.get(tp);
-            assign(tp, c != null ? c.offset() : -1, c != null && settings.offsetMap() ? finishedBefore(tp, c) : null);
+            assign(tp, c != null ? c.offset() : -1,
+                    c != null && settings.offsetMap() ? starts.finishedAbove(tp, c) : null);
         }
         if (pausedReason != null) {
             consumer.pause(partitions);
@@ -302,18 +302,6 @@ final class PartitionStates implements ConsumerRebalanceListener {
         }
         publish.run();
         LOG.info("Fetch task {} assigned {}", taskName, partitions);
-    }
-
-    /** What the commit's offset map says was finished above its offset; nothing when it is absent, not ours or bad. */
-    private FinishedOffsets finishedBefore(TopicPartition tp, OffsetAndMetadata committed) {
-        FinishedOffsets finished = OffsetMap.decode(committed.metadata(), committed.offset());
-        if (finished == null && committed.metadata() != null && !committed.metadata().isEmpty()) {
-            LOG.debug("Fetch task {}: the commit metadata of {} is no offset map of ours; nothing is skipped", taskName,
-                    tp);
-        } else if (finished != null) {
-            LOG.info("Fetch task {}: {} has {}; they are not routed again", taskName, tp, finished);
-        }
-        return finished;
     }
 
     private PartitionState assign(TopicPartition tp, long committed, FinishedOffsets finishedBefore) {

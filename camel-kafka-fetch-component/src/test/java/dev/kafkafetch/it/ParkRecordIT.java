@@ -35,6 +35,13 @@ import static org.awaitility.Awaitility.await;
  */
 class ParkRecordIT extends KafkaFetchITSupport {
 
+    /**
+     * Two slots for the park during a rebalance: when the record's partition comes back after an earlier park gave up
+     * on its first execution (whose thread stays stuck here), its re-delivery runs and hangs too, and parking that one
+     * gives up on a second thread; with maxConcurrency=1 the bound on given-up threads (maxConcurrency per task)
+     * refuses it until the first one returns.
+     */
+    private static final String MC2 = "&maxConcurrency=2";
     private final CountDownLatch release = new CountDownLatch(1);
 
     @AfterEach
@@ -89,7 +96,7 @@ class ParkRecordIT extends KafkaFetchITSupport {
         String stuckId = "id-parkreb-11";
         Recorder a = new Recorder();
         Recorder b = new Recorder();
-        CamelContext ctxA = startContext(route(topic, group, "a", dlt, stuckId, a));
+        CamelContext ctxA = startContext(route(topic, group, "a", dlt, stuckId, a, MC2));
         KafkaFetchConsumer consumerA = (KafkaFetchConsumer) ctxA.getRoute("a").getConsumer();
         await().atMost(Duration.ofSeconds(30)).until(() -> PartitionPauseIT.task(consumerA).partitions().size() == 4);
         List<String> produced = kafka.produceIds(topic, 400, "parkreb", 20);
@@ -102,7 +109,7 @@ class ParkRecordIT extends KafkaFetchITSupport {
 
         // a second member joins; A's revoke waits for the stuck record (revokeTimeoutMs): while its fetch thread is in
         // that wait (its snapshot stops moving), the park is asked for, of whichever member holds the record then
-        CamelContext ctxB = startContext(route(topic, group, "b", dlt, stuckId, b));
+        CamelContext ctxB = startContext(route(topic, group, "b", dlt, stuckId, b, MC2));
         KafkaFetchConsumer consumerB = (KafkaFetchConsumer) ctxB.getRoute("b").getConsumer();
         await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(20)).until(
                 () -> System.currentTimeMillis() - PartitionPauseIT.task(consumerA).snapshotTime() > 700);
@@ -227,6 +234,11 @@ class ParkRecordIT extends KafkaFetchITSupport {
     }
 
     private RouteBuilder route(String topic, String group, String id, String dlt, String stuckId, Recorder seen) {
+        return route(topic, group, id, dlt, stuckId, seen, "");
+    }
+
+    private RouteBuilder route(String topic, String group, String id, String dlt, String stuckId, Recorder seen,
+                               String extra) {
         Processor block = exchange -> {
             if (stuckId.equals(exchange.getMessage().getBody(String.class))) {
                 release.await(120, TimeUnit.SECONDS);
@@ -236,7 +248,7 @@ class ParkRecordIT extends KafkaFetchITSupport {
             @Override
             public void configure() {
                 from(uri(topic, group, "operatorActions=true&deadLetterTopic=" + dlt
-                                       + "&pollTimeoutMs=200&revokeTimeoutMs=3000&shutdownTimeout=5000"))
+                                       + "&pollTimeoutMs=200&revokeTimeoutMs=3000&shutdownTimeout=5000" + extra))
                         .routeId(id).process(block).process(seen);
             }
         };
