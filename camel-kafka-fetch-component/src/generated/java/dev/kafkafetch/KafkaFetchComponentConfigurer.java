@@ -147,6 +147,8 @@ public class KafkaFetchComponentConfigurer extends PropertyConfigurerSupport imp
         case "offsetMap": getOrCreateConfiguration(target).setOffsetMap(property(camelContext, boolean.class, value)); return true;
         case "offsetrepository":
         case "offsetRepository": getOrCreateConfiguration(target).setOffsetRepository(property(camelContext, org.apache.camel.spi.StateRepository.class, value)); return true;
+        case "operatoractions":
+        case "operatorActions": getOrCreateConfiguration(target).setOperatorActions(property(camelContext, boolean.class, value)); return true;
         case "ordering": getOrCreateConfiguration(target).setOrdering(property(camelContext, dev.kafkafetch.dispatch.Ordering.class, value)); return true;
         case "partitionassignor":
         case "partitionAssignor": getOrCreateConfiguration(target).setPartitionAssignor(property(camelContext, java.lang.String.class, value)); return true;
@@ -372,6 +374,8 @@ public class KafkaFetchComponentConfigurer extends PropertyConfigurerSupport imp
         case "offsetMap": return boolean.class;
         case "offsetrepository":
         case "offsetRepository": return org.apache.camel.spi.StateRepository.class;
+        case "operatoractions":
+        case "operatorActions": return boolean.class;
         case "ordering": return dev.kafkafetch.dispatch.Ordering.class;
         case "partitionassignor":
         case "partitionAssignor": return java.lang.String.class;
@@ -593,6 +597,8 @@ public class KafkaFetchComponentConfigurer extends PropertyConfigurerSupport imp
         case "offsetMap": return getOrCreateConfiguration(target).isOffsetMap();
         case "offsetrepository":
         case "offsetRepository": return getOrCreateConfiguration(target).getOffsetRepository();
+        case "operatoractions":
+        case "operatorActions": return getOrCreateConfiguration(target).isOperatorActions();
         case "ordering": return getOrCreateConfiguration(target).getOrdering();
         case "partitionassignor":
         case "partitionAssignor": return getOrCreateConfiguration(target).getPartitionAssignor();

@@ -133,6 +133,8 @@ public class KafkaFetchEndpointConfigurer extends PropertyConfigurerSupport impl
         case "offsetMap": target.getConfiguration().setOffsetMap(property(camelContext, boolean.class, value)); return true;
         case "offsetrepository":
         case "offsetRepository": target.getConfiguration().setOffsetRepository(property(camelContext, org.apache.camel.spi.StateRepository.class, value)); return true;
+        case "operatoractions":
+        case "operatorActions": target.getConfiguration().setOperatorActions(property(camelContext, boolean.class, value)); return true;
         case "ordering": target.getConfiguration().setOrdering(property(camelContext, dev.kafkafetch.dispatch.Ordering.class, value)); return true;
         case "partitionassignor":
         case "partitionAssignor": target.getConfiguration().setPartitionAssignor(property(camelContext, java.lang.String.class, value)); return true;
@@ -336,6 +338,8 @@ public class KafkaFetchEndpointConfigurer extends PropertyConfigurerSupport impl
         case "offsetMap": return boolean.class;
         case "offsetrepository":
         case "offsetRepository": return org.apache.camel.spi.StateRepository.class;
+        case "operatoractions":
+        case "operatorActions": return boolean.class;
         case "ordering": return dev.kafkafetch.dispatch.Ordering.class;
         case "partitionassignor":
         case "partitionAssignor": return java.lang.String.class;
@@ -540,6 +544,8 @@ public class KafkaFetchEndpointConfigurer extends PropertyConfigurerSupport impl
         case "offsetMap": return target.getConfiguration().isOffsetMap();
         case "offsetrepository":
         case "offsetRepository": return target.getConfiguration().getOffsetRepository();
+        case "operatoractions":
+        case "operatorActions": return target.getConfiguration().isOperatorActions();
         case "ordering": return target.getConfiguration().getOrdering();
         case "partitionassignor":
         case "partitionAssignor": return target.getConfiguration().getPartitionAssignor();

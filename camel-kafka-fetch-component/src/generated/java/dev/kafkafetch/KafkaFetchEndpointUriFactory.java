@@ -24,7 +24,7 @@ public class KafkaFetchEndpointUriFactory extends org.apache.camel.support.compo
     private static final Set<String> ENDPOINT_IDENTITY_PROPERTY_NAMES;
     private static final Map<String, String> MULTI_VALUE_PREFIXES;
     static {
-        Set<String> props = new HashSet<>(101);
+        Set<String> props = new HashSet<>(102);
         props.add("additionalProperties");
         props.add("allowManualCommit");
         props.add("autoCommitEnable");
@@ -81,6 +81,7 @@ public class KafkaFetchEndpointUriFactory extends org.apache.camel.support.compo
         props.add("oauthTokenEndpointUri");
         props.add("offsetMap");
         props.add("offsetRepository");
+        props.add("operatorActions");
         props.add("ordering");
         props.add("partitionAssignor");
         props.add("pollOnError");

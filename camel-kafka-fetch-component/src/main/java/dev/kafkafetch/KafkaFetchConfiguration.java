@@ -99,6 +99,9 @@ public class KafkaFetchConfiguration extends KafkaFetchClientConfiguration {
     @UriParam(label = "consumer,advanced", defaultValue = "false",
               description = "Whether to publish per-partition Micrometer meters (kafka.fetch.partition.lag, kafka.fetch.partition.in.flight, kafka.fetch.partition.held, tagged with topic and partition) besides the per fetch task ones. Off by default to keep the number of series small. Meters are registered only when Micrometer is on the classpath and a MeterRegistry is in the Camel registry.")
     private boolean metricsPerPartition = false;
+    @UriParam(label = "consumer,advanced", defaultValue = "false",
+              description = "Whether operators may act on this route's consumer while it runs: pause and resume one partition, and park a record (take it out of the route and dead-letter it with reason parked, so its partition commits past it), through the consumer's Java API (KafkaFetchConsumer.pausePartition, resumePartition, parkRecord) and its JMX operations. Off by default: every action is then refused with an error naming this option. Reading (console, JMX attributes, health) is open either way. Each action is logged with who asked (the JMX principal when JMX authentication is on).")
+    private boolean operatorActions = false;
 
     @UriParam(label = "consumer", defaultValue = "false",
               description = "When a record's exchange is still failed after Camel's error handler: start nothing more of its partition, drop that partition's records polled after it, seek back to it and poll again, without leaving the group. Other partitions go on. With batching, every partition of the failed batch is sought back and the batch is delivered again whole. See breakOnFirstErrorMaxAttempts.")
@@ -337,6 +340,14 @@ public class KafkaFetchConfiguration extends KafkaFetchClientConfiguration {
 
     public void setMetricsPerPartition(boolean metricsPerPartition) {
         this.metricsPerPartition = metricsPerPartition;
+    }
+
+    public boolean isOperatorActions() {
+        return operatorActions;
+    }
+
+    public void setOperatorActions(boolean operatorActions) {
+        this.operatorActions = operatorActions;
     }
 
     public String getDeadLetterTopic() {

@@ -5,13 +5,16 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.IntFunction;
+import java.util.function.Supplier;
 
 import dev.kafkafetch.commit.KafkaManualCommitFactory;
 import dev.kafkafetch.commit.OffsetStore;
 import dev.kafkafetch.dispatch.Ordering;
 import dev.kafkafetch.error.RetryTopics;
 import dev.kafkafetch.health.HealthSettings;
+import dev.kafkafetch.metrics.JmxCaller;
 import dev.kafkafetch.metrics.ManagedFetchTasks;
+import dev.kafkafetch.metrics.ManagedOperatorActions;
 import dev.kafkafetch.metrics.OptionalMeters;
 import dev.kafkafetch.processor.ExchangeBuilder;
 import dev.kafkafetch.processor.RouteItemProcessor;
@@ -21,6 +24,9 @@ import dev.kafkafetch.resume.StateRepositoryOffsetStore;
 import dev.kafkafetch.serde.RecordDecoder;
 import dev.kafkafetch.task.FirstAssignment;
 import dev.kafkafetch.task.KafkaFetchRecords;
+import dev.kafkafetch.task.OperatorActionRefusedException;
+import dev.kafkafetch.task.OperatorActions;
+import dev.kafkafetch.task.PartitionPauses;
 import dev.kafkafetch.task.TaskSettings;
 import dev.kafkafetch.tx.TxSnapshot;
 import org.apache.camel.Processor;
@@ -49,7 +55,7 @@ import org.slf4j.LoggerFactory;
  */
 @ManagedResource(description = "Managed kafka-fetch consumer: its fetch tasks")
 public class KafkaFetchConsumer extends AbstractKafkaFetchConsumer<KafkaFetchRecords>
-        implements ResumeAware<ResumeStrategy> {
+        implements ResumeAware<ResumeStrategy>, ManagedOperatorActions {
 
     private static final Logger LOG = LoggerFactory.getLogger(KafkaFetchConsumer.class);
     /** The registry name camel-kafka looks its custom {@code SubscribeAdapter} up by. */
@@ -59,6 +65,8 @@ public class KafkaFetchConsumer extends AbstractKafkaFetchConsumer<KafkaFetchRec
     private boolean stopOffsetRepository;
     private OffsetStore offsetStore;
     private ResumeStrategy resumeStrategy;
+    private final PartitionPauses partitionPauses = new PartitionPauses();
+    private volatile OperatorActions operatorActions;
 
     public KafkaFetchConsumer(KafkaFetchEndpoint endpoint, Processor processor, TaskSettings settings) {
         super(endpoint, processor, new Frame("kafka-fetch", "KafkaFetch", settings.subscription(), settings.groupId(),
@@ -114,6 +122,91 @@ public class KafkaFetchConsumer extends AbstractKafkaFetchConsumer<KafkaFetchRec
     @Override
     public void resumeTask(int task) {
         managedTask(task).requestResume();
+    }
+
+    // ---- operator actions (operatorActions=true): Java API ----
+
+    /**
+     * Pauses one partition for an operator: its fetch task stops fetching it and starts none of its queued records
+     * (records in the route finish); other partitions go on. The pause belongs to this consumer: it survives a
+     * rebalance that gives the partition back to any of its tasks, and does not follow the partition to another
+     * member of the group. Carried out by the fetch thread at its next turn.
+     *
+     * @param requestedBy who asks, for the log
+     * @throws OperatorActionRefusedException unless the route has operatorActions=true
+     */
+    public String pausePartition(String topic, int partition, String requestedBy) {
+        return operatorActions().pausePartition(topic, partition, requestedBy);
+    }
+
+    /** Resumes a partition paused by {@link #pausePartition}: its queued records start, no seek. */
+    public String resumePartition(String topic, int partition, String requestedBy) {
+        return operatorActions().resumePartition(topic, partition, requestedBy);
+    }
+
+    /**
+     * Parks the unfinished record at that offset, running or waiting: it is taken out of the route and dead-lettered
+     * now with reason {@code parked} (provenance headers as for any dead letter), and counts finished once the broker
+     * acknowledged the letter, so its partition commits past it. A running record's thread is not interrupted; its
+     * late result is ignored. Returns once the fetch thread carried it out.
+     *
+     * @throws OperatorActionRefusedException unless the route has operatorActions=true and a deadLetterTopic
+     */
+    public String parkRecord(String topic, int partition, long offset, String requestedBy) {
+        return operatorActions().parkRecord(topic, partition, offset, requestedBy);
+    }
+
+    /** The partitions paused by an operator, shared by the tasks. */
+    public PartitionPauses partitionPauses() {
+        return partitionPauses;
+    }
+
+    private OperatorActions operatorActions() {
+        OperatorActions actions = operatorActions;
+        if (actions == null) {
+            KafkaFetchConfiguration c = configuration();
+            actions = new OperatorActions(getRouteId(), c.isOperatorActions(), settings.deadLetterTopic(),
+                    settings.batching(), partitionPauses, this::tasks);
+            operatorActions = actions;
+        }
+        return actions;
+    }
+
+    // ---- operator actions: JMX (JDK exception types only, so every JMX client can show the reason) ----
+
+    @Override
+    public boolean getOperatorActionsEnabled() {
+        return operatorActions().enabled();
+    }
+
+    @Override
+    public String getPausedPartitions() {
+        return operatorActions().pausedPartitions();
+    }
+
+    @Override
+    public String pausePartition(String topic, int partition) {
+        return jmx(() -> pausePartition(topic, partition, JmxCaller.describe()));
+    }
+
+    @Override
+    public String resumePartition(String topic, int partition) {
+        return jmx(() -> resumePartition(topic, partition, JmxCaller.describe()));
+    }
+
+    @Override
+    public String parkRecord(String topic, int partition, long offset) {
+        return jmx(() -> parkRecord(topic, partition, offset, JmxCaller.describe()));
+    }
+
+    private static String jmx(Supplier<String> action) {
+        try {
+            return action.get();
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(e.getMessage());
+        } catch (RuntimeException e) {
+            throw new IllegalStateException(e.getMessage());
+        }
     }
 
     /** Camel's resume API ({@code resumable().resumeStrategy(...)}): see {@link KafkaFetchResumeAdapter}. */
@@ -202,6 +295,7 @@ public class KafkaFetchConsumer extends AbstractKafkaFetchConsumer<KafkaFetchRec
             }
             task.setOffsetStore(offsetStore);
             task.setFirstAssignment(firstAssignment);
+            task.setPartitionPauses(partitionPauses);
             created.add(task);
         }
         LOG.info("Started {} fetch task(s) on {} (group {}, maxConcurrency {}, ordering {}, maxInFlightRecords {})",

@@ -45,13 +45,12 @@ public final class Dispatcher {
     private final Map<Object, ArrayDeque<WorkItem>> lanes = new HashMap<>();
     /** Blocked records taken off the ready queue, waiting for the fetch thread's next cancel(). */
     private final List<WorkItem> dropped = new ArrayList<>();
-    /** Running records: an intrusive doubly-linked list (O(1) add and remove, no hashing), and its size. */
-    private WorkItem runHead;
-    private int runningCount;
+    private final RunningRecords running = new RunningRecords();
     private int queued;
     /** Abandoned (stalled) records whose thread has not come back yet. */
     private int abandonedRunning;
     private boolean held;
+    private final HeldPartitions heldPartitions = new HeldPartitions();
 
     /**
      * @param batchesInOrder batches run one after another (else, with UNORDERED, up to maxConcurrency at once)
@@ -120,6 +119,62 @@ public final class Dispatcher {
         startAll(toStart);
     }
 
+    /**
+     * Stops (true) or allows again (false) starting queued records of one partition (an operator's pause; see
+     * {@link HeldPartitions}); running ones are not affected, other partitions go on.
+     */
+    public void holdPartition(TopicPartition partition, boolean hold) {
+        List<WorkItem> toStart;
+        synchronized (lock) {
+            if (hold) {
+                heldPartitions.hold(partition);
+                toStart = List.of();
+            } else {
+                heldPartitions.release(partition, ready);
+                toStart = takeStartable();
+            }
+        }
+        startAll(toStart);
+    }
+
+    /**
+     * Takes one queued record out (an operator parks it), marking it CANCELLED; its lane passes to the next record.
+     * False when it is not queued any more.
+     */
+    public boolean cancelQueued(WorkItem item) {
+        List<WorkItem> toStart;
+        synchronized (lock) {
+            boolean inLane = item.lane != null && lanes.containsKey(item.lane) && lanes.get(item.lane).remove(item);
+            boolean wasReady = !inLane && (ready.removeIf(i -> i == item) || heldPartitions.remove(item));
+            if (!(inLane || wasReady) || !item.transition(WorkItem.QUEUED, WorkItem.CANCELLED)) {
+                return false;
+            }
+            queued--;
+            if (wasReady) {
+                releaseLane(item);
+            }
+            toStart = takeStartable();
+        }
+        startAll(toStart);
+        return true;
+    }
+
+    /**
+     * For each item, the records waiting behind it in its ordering lane (0 without a lane), read under one lock for
+     * the task's snapshot.
+     */
+    public int[] waitingInLane(List<WorkItem> items) {
+        int[] waiting = new int[items.size()];
+        synchronized (lock) {
+            for (int i = 0; i < waiting.length; i++) {
+                Object laneKey = items.get(i).lane;
+                ArrayDeque<WorkItem> lane = laneKey != null ? lanes.get(laneKey) : null;
+                waiting[i] = lane != null ? lane.size() : 0;
+            }
+        }
+        return waiting;
+    }
+
     /** Starts what may start now: another dispatcher freed one of the {@link SharedSlots}. */
     void startReady() {
         List<WorkItem> toStart;
@@ -154,6 +209,12 @@ public final class Dispatcher {
                         cancelOne(item, cancelled);
                     }
                 }
+            }
+            List<WorkItem> aside = new ArrayList<>();
+            heldPartitions.removeIf(which, aside);
+            for (WorkItem item : aside) {
+                cancelOne(item, cancelled);
+                releaseLane(item); // its lane's next record becomes ready, and is put aside again or cancelled below
             }
             // a cancelled ready record that heads its lane hands the lane to the next one, which may match as well
             boolean again = true;
@@ -192,7 +253,7 @@ public final class Dispatcher {
                 return false;
             }
             abandonedRunning++;
-            unlinkRunning(item);
+            running.remove(item);
             releaseLane(item);
             giveSlot();
             toStart = takeStartable();
@@ -205,24 +266,14 @@ public final class Dispatcher {
     /** Running records, copied. */
     public List<WorkItem> running() {
         synchronized (lock) {
-            List<WorkItem> copy = new ArrayList<>(runningCount);
-            for (WorkItem w = runHead; w != null; w = w.runNext) {
-                copy.add(w);
-            }
-            return copy;
+            return running.copy();
         }
     }
 
     /** Running records that match. */
     public int runningCount(Predicate<WorkItem> which) {
         synchronized (lock) {
-            int n = 0;
-            for (WorkItem item = runHead; item != null; item = item.runNext) {
-                if (which.test(item)) {
-                    n++;
-                }
-            }
-            return n;
+            return running.count(which);
         }
     }
 
@@ -232,14 +283,7 @@ public final class Dispatcher {
 
     public Load load() {
         synchronized (lock) {
-            long oldest = 0;
-            for (WorkItem w = runHead; w != null; w = w.runNext) {
-                long started = w.startedAtNanos;
-                if (started != 0 && (oldest == 0 || started < oldest)) {
-                    oldest = started;
-                }
-            }
-            return new Load(runningCount, queued, abandonedRunning, oldest);
+            return new Load(running.size(), queued, abandonedRunning, running.oldestStartedAtNanos());
         }
     }
 
@@ -272,8 +316,12 @@ public final class Dispatcher {
 
     /** Under lock: the next ready record that may start now, made RUNNING; blocked ones are dropped on the way. */
     private WorkItem nextStartable() {
-        while (!held && runningCount < maxConcurrency && !ready.isEmpty()) {
+        while (!held && running.size() < maxConcurrency && !ready.isEmpty()) {
             boolean blocked = ready.peek().isBlocked();
+            if (!blocked && heldPartitions.holds(ready.peek())) {
+                heldPartitions.putAside(ready.poll()); // its partition is paused by an operator: it keeps its lane
+                continue;
+            }
             if (!blocked && slots != null && !slots.tryTake()) {
                 return null; // the other dispatchers use every shared slot: the next one freed is offered here
             }
@@ -289,7 +337,7 @@ public final class Dispatcher {
                 continue;
             }
             if (item.transition(WorkItem.QUEUED, WorkItem.RUNNING)) {
-                linkRunning(item);
+                running.add(item);
                 return item;
             }
             giveSlot();
@@ -313,35 +361,6 @@ public final class Dispatcher {
         }
         ready.add(next);
         return true;
-    }
-
-    private void linkRunning(WorkItem item) {
-        item.runPrev = null;
-        item.runNext = runHead;
-        if (runHead != null) {
-            runHead.runPrev = item;
-        }
-        runHead = item;
-        item.inRunning = true;
-        runningCount++;
-    }
-
-    private void unlinkRunning(WorkItem item) {
-        if (!item.inRunning) {
-            return;
-        }
-        if (item.runPrev != null) {
-            item.runPrev.runNext = item.runNext;
-        } else {
-            runHead = item.runNext;
-        }
-        if (item.runNext != null) {
-            item.runNext.runPrev = item.runPrev;
-        }
-        item.runPrev = null;
-        item.runNext = null;
-        item.inRunning = false;
-        runningCount--;
     }
 
     private void startAll(List<WorkItem> items) {
@@ -403,7 +422,7 @@ public final class Dispatcher {
         List<WorkItem> others;
         synchronized (lock) {
             if (done) {
-                unlinkRunning(item);
+                running.remove(item);
                 releaseLane(item);
                 giveSlot();
             } else {

@@ -76,6 +76,7 @@ public final class WorkItem {
     private boolean stallReported;
     /** With transacted: what this execution sends, held until the record is finished; set before it runs. */
     private volatile RecordOutputs outputs;
+    private long polledAtMs;
 
     public WorkItem(PartitionState partitionState, long seq, int generation, int attempt, long offset, long timestamp,
                     byte[] rawKey, byte[] rawValue, Headers headers, Object key, Object value, Exception decodeError) {
@@ -292,6 +293,15 @@ public final class WorkItem {
         RecordOutputs o = new RecordOutputs();
         outputs = o;
         return o;
+    }
+
+    /** Fetch thread: when the task took it from a poll (epoch ms), 0 when unknown. */
+    public long polledAtMs() {
+        return polledAtMs;
+    }
+
+    public void polledAt(long epochMs) {
+        this.polledAtMs = epochMs;
     }
 
     public boolean stallReported() {

@@ -45,6 +45,9 @@ public final class FailureRouter implements Consumer<WorkItem> {
         void stop();
     }
 
+    /** The dead-letter reason of a record an operator parked. */
+    public static final String PARKED = "parked";
+
     private final FailureRules rules;
     private final Letters letters;
     private final LetterPublisher publisher;
@@ -105,6 +108,15 @@ public final class FailureRouter implements Consumer<WorkItem> {
     /** The fetch thread gave up on a stalled record: dead-letter it (each record of a batch as itself). */
     public void deadLetterStalled(WorkItem item, StallException stall) {
         item.fail("stalled", stall);
+        handOn(item, false);
+    }
+
+    /**
+     * The fetch thread took a record out of the route for an operator (it was never started, or the dispatcher gave up
+     * on it): dead-letter it now with reason {@code parked}, never to a retry topic.
+     */
+    public void park(WorkItem item, Exception why) {
+        item.fail(PARKED, why);
         handOn(item, false);
     }
 
@@ -173,7 +185,8 @@ public final class FailureRouter implements Consumer<WorkItem> {
         RetryPlan retries = rules.retries();
         int attempts = Math.max(record.attempt(), item.attempt()); // a batch's deliveries count for each record
         String retryTopic = retries != null && item.decodeError() == null && !"stalled".equals(item.failureReason())
-                ? retries.nextTopic(record.topic()) : null;
+                            && !PARKED.equals(item.failureReason())
+                                    ? retries.nextTopic(record.topic()) : null;
         if (retryTopic != null) {
             long due = System.currentTimeMillis() + retries.delayAfter(record.topic());
             return letters.retryLetter(record, retryTopic, item.failure(), attempts, due);

@@ -39,6 +39,13 @@ public interface ManagedFetchTasks {
         return TaskTable.of(taskSnapshots());
     }
 
+    @ManagedAttribute(description = "Every assigned partition of every fetch task: offsets, lag, why it is paused, and"
+                                    + " what it is stuck on (its oldest unfinished record: offset, key, attempt, state,"
+                                    + " age, worker thread; with ordering=KEY the records waiting behind it)")
+    default TabularData getPartitions() {
+        return PartitionTable.of(taskSnapshots());
+    }
+
     @ManagedAttribute(description = "Records between the fetch positions and the log ends, over all tasks; -1 while"
                                     + " unknown")
     default long getLag() {

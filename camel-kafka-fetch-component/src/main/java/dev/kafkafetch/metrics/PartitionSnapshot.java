@@ -11,8 +11,10 @@ package dev.kafkafetch.metrics;
  * @param lag          records between position and the end, from the client's own fetch metadata, or -1 when unknown
  * @param inFlight     records polled and not finished
  * @param held         records held since the committable offset, finished or not
- * @param pausedReason null when not paused, else "user", "listener", "back-pressure" or "retry-delay"
+ * @param pausedReason null when not paused, else "user", "listener", "back-pressure", "operator" (an operator paused
+ *                     this partition) or "retry-delay"
  * @param delayedUntil when its next record, a retry letter, is due (epoch ms); 0 when it does not wait for one
+ * @param oldestUnfinished the record the partition's commit waits for, null when every polled record is finished
  */
 public record PartitionSnapshot(
         String topic,
@@ -25,7 +27,14 @@ public record PartitionSnapshot(
         int inFlight,
         int held,
         String pausedReason,
-        long delayedUntil) {
+        long delayedUntil,
+        OldestUnfinished oldestUnfinished) {
+
+    public PartitionSnapshot(String topic, int partition, long position, long committed, long committable,
+                             long endOffset, long lag, int inFlight, int held, String pausedReason, long delayedUntil) {
+        this(topic, partition, position, committed, committable, endOffset, lag, inFlight, held, pausedReason,
+             delayedUntil, null);
+    }
 
     public boolean paused() {
         return pausedReason != null;

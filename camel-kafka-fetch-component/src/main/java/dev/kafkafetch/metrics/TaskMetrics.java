@@ -37,6 +37,7 @@ public final class TaskMetrics {
     private long skippedFinished;
     private long repeatedOffsetsSkipped;
     private long recordsRetried;
+    private long recordsParked;
     private long lastPollTime;
     private long markedFinished;
     private int peakHeld;
@@ -98,6 +99,11 @@ public final class TaskMetrics {
      */
     public void redelivering() {
         recordsRedelivered++;
+    }
+
+    /** Fetch thread: an operator parked a record (it is dead-lettered, and counted finished once acknowledged). */
+    public void parked() {
+        recordsParked++;
     }
 
     public void stalled() {
@@ -183,6 +189,6 @@ public final class TaskMetrics {
                 reachability != null ? reachability.lastResponseTime() : 0,
                 reachability != null ? reachability.createdTime() : 0, skippedFinished, commits.mapsLeftOut(),
                 recordsRetried, recordsRedelivered, commits.commitCalls(), commits.commitCallNanos(),
-                repeatedOffsetsSkipped);
+                repeatedOffsetsSkipped, recordsParked);
     }
 }

@@ -31,6 +31,9 @@ import java.util.List;
  * @param commitCallNanos        the total time spent in those calls, in nanoseconds
  * @param repeatedOffsetsSkipped polled records skipped because their offset was not after the newest one polled from
  *                               their partition (repeated by an interceptor, or re-used after a log truncation)
+ * @param recordsParked          records an operator parked (taken out of the route and dead-lettered with reason
+ *                               {@code parked}); once acknowledged they count in {@code recordsFailed} and
+ *                               {@code recordsDeadLettered} too
  */
 public record TaskSnapshot(
         String threadName,
@@ -78,14 +81,15 @@ public record TaskSnapshot(
         long recordsRedelivered,
         long commitCalls,
         long commitCallNanos,
-        long repeatedOffsetsSkipped) {
+        long repeatedOffsetsSkipped,
+        long recordsParked) {
 
     /** A task that has not published anything yet. */
     public static TaskSnapshot initial(String threadName, String state, String subscription, String groupId,
                                        int maxInFlightRecords, int maxConcurrency) {
         return new TaskSnapshot(threadName, state, subscription, groupId, null, null, -1, null, List.of(), 0, 0, 0,
                 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, maxInFlightRecords, maxConcurrency, 0, 0, null, 0, null,
-                0.0, 0, System.currentTimeMillis(), -1, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+                0.0, 0, System.currentTimeMillis(), -1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
     }
 
     /**

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
@@ -36,6 +37,7 @@ import org.apache.camel.spi.ExceptionHandler;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -86,6 +88,8 @@ public final class KafkaFetchRecords implements FetchTask {
     private final PartitionStates partitions;
     private final PauseControl pauses;
     private final PollErrorHandler pollErrors;
+    private final OperatorControls operator;
+    private final PartitionSnapshots partitionSnapshots;
     // confined to the fetch thread
     private final List<WorkItem> breaks = new ArrayList<>();
     private RecordDecoder decoder;
@@ -145,6 +149,9 @@ public final class KafkaFetchRecords implements FetchTask {
                 this::settle, () -> publishSnapshot(System.currentTimeMillis()));
         this.intake = new RecordIntake(threadName, partitions, dispatcher, batches, metrics, settings.retries());
         this.pauses = new PauseControl(threadName, dispatcher, partitions, completions);
+        this.operator = new OperatorControls(threadName, partitions, dispatcher, failures, metrics,
+                this::wakeup);
+        this.partitionSnapshots = new PartitionSnapshots(dispatcher, settings.ordering(), settings.batching());
         this.pollErrors = new PollErrorHandler(threadName, settings.subscription(), pollExceptionStrategy,
                 exceptionHandler, metrics);
         this.snapshot = TaskSnapshot.initial(threadName, TaskState.CONNECTING.name(), settings.subscription(),
@@ -237,6 +244,25 @@ public final class KafkaFetchRecords implements FetchTask {
         partitions.onSeekBack(TransactedCommits::seekingBack);
     }
 
+    /** The partitions an operator paused on the route's consumer, shared by its tasks; set before the task runs. */
+    public void setPartitionPauses(PartitionPauses pauses) {
+        partitions.setOperatorPauses(pauses);
+    }
+
+    /** Any thread: the route's {@link PartitionPauses} changed; the fetch thread applies them at its next turn. */
+    public void partitionPausesChanged() {
+        wakeup();
+    }
+
+    /**
+     * Any thread: asks the fetch thread to park the unfinished record at that offset (see {@link OperatorControls}).
+     * The outcome is a message once it is done, null when the partition is not assigned to this task, or the reason
+     * it cannot be parked.
+     */
+    public CompletableFuture<String> requestPark(TopicPartition partition, long offset, String requestedBy) {
+        return operator.requestPark(partition, offset, requestedBy);
+    }
+
     public boolean awaitTermination(long timeoutMs) throws InterruptedException {
         return terminated.await(timeoutMs, TimeUnit.MILLISECONDS);
     }
@@ -281,6 +307,7 @@ public final class KafkaFetchRecords implements FetchTask {
                 }
             } finally {
                 setState(TaskState.TERMINATED);
+                operator.close();
                 terminated.countDown();
             }
         }
@@ -381,6 +408,7 @@ public final class KafkaFetchRecords implements FetchTask {
     /** brings the consumer and the dispatcher in line with pause and resume requests. */
     private void applyRequestedState() {
         TaskState target = pauses.apply(failures.listener(), this) ? TaskState.PAUSED : TaskState.RUNNING;
+        operator.apply();
         // a request arriving meanwhile changed the flags and woke the consumer: the next turn applies it
         state.updateAndGet(s -> s == TaskState.RUNNING || s == TaskState.PAUSED || s == TaskState.PAUSE_REQUESTED
                                 || s == TaskState.RESUME_REQUESTED ? target : s);
@@ -524,7 +552,8 @@ public final class KafkaFetchRecords implements FetchTask {
             txSnapshot = transactions.snapshot(nowMs);
         }
         snapshot = metrics.snapshot(state.get().name(), c != null ? c.membership(nowMs) : TaskMetrics.Membership.NONE,
-                c != null ? partitions.snapshot() : List.of(), partitions.unfinished(), partitions.held(),
+                c != null ? partitions.snapshot(partitionSnapshots, nowMs) : List.of(), partitions.unfinished(),
+                partitions.held(),
                 dispatcher.load(), commits, c != null ? c.reachability() : null, nowMs);
     }
 }

@@ -7,13 +7,11 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalLong;
 import java.util.Set;
 import java.util.function.BiConsumer;
 import java.util.function.Predicate;
 
 import dev.kafkafetch.commit.CommitManager;
-import dev.kafkafetch.commit.OffsetMap;
 import dev.kafkafetch.commit.OffsetStore;
 import dev.kafkafetch.dispatch.Dispatcher;
 import dev.kafkafetch.dispatch.WorkItem;
@@ -57,6 +55,7 @@ final class PartitionStates implements ConsumerRebalanceListener {
     private CommitManager.Committer committer;
     private final StartOffsets starts;
     private String pausedReason;
+    private PartitionPauses operatorPauses = new PartitionPauses();
 
     /**
      * @param batches            null unless batching
@@ -101,6 +100,36 @@ final class PartitionStates implements ConsumerRebalanceListener {
         starts.setFirstAssignment(firstAssignment);
     }
 
+    /** The partitions an operator paused on this task's consumer (shared by its tasks); set before the task runs. */
+    void setOperatorPauses(PartitionPauses operatorPauses) {
+        this.operatorPauses = operatorPauses;
+    }
+
+    PartitionPauses operatorPauses() {
+        return operatorPauses;
+    }
+
+    /** The state of an assigned partition, or null when it is not assigned to this task. */
+    PartitionState assignedState(TopicPartition tp) {
+        return assigned.get(tp);
+    }
+
+    /**
+     * An operator paused (true) or resumed the partition: paused or resumed in the consumer if it is assigned here
+     * (a resume leaves it paused while the task is, or while it waits for a retry letter).
+     */
+    void operatorPause(TopicPartition tp, boolean pause) {
+        PartitionState s = assigned.get(tp);
+        if (s == null) {
+            return;
+        }
+        if (pause) {
+            consumer.pause(List.of(tp));
+        } else if (pausedReason == null && s.delayedUntil() == 0) {
+            consumer.resume(List.of(tp));
+        }
+    }
+
     /**
      * A new consumer: it starts with nothing assigned and nothing paused.
      *
@@ -130,7 +159,11 @@ final class PartitionStates implements ConsumerRebalanceListener {
 
     /** Unfinishes a record whose manual commit failed (see {@link PartitionState#reopen}). */
     boolean reopen(WorkItem record) {
-        return record.partitionState().reopen(record.seq(), record.generation(), record.offset());
+        boolean reopened = record.partitionState().reopen(record.seq(), record.generation(), record.offset());
+        if (reopened) {
+            record.partitionState().attach(record.seq(), record.generation(), record);
+        }
+        return reopened;
     }
 
     int held() {
@@ -203,6 +236,7 @@ final class PartitionStates implements ConsumerRebalanceListener {
                 next = Math.min(next, until);
             }
         }
+        due.removeIf(operatorPauses::isPaused);
         if (!due.isEmpty() && pausedReason == null) {
             consumer.resume(due);
         }
@@ -213,7 +247,7 @@ final class PartitionStates implements ConsumerRebalanceListener {
         List<TopicPartition> list = new ArrayList<>(partitions.size());
         for (TopicPartition tp : partitions) {
             PartitionState s = assigned.get(tp);
-            if (s == null || s.delayedUntil() == 0) {
+            if ((s == null || s.delayedUntil() == 0) && !operatorPauses.isPaused(tp)) {
                 list.add(tp);
             }
         }
@@ -267,7 +301,7 @@ final class PartitionStates implements ConsumerRebalanceListener {
         for (TopicPartition tp : partitions) {
             OffsetAndMetadata c = start.committed().get(tp);
             PartitionState state = assign(tp, c != null ? c.offset() : -1,
-                    c != null && settings.offsetMap() ? finishedBefore(tp, c) : null);
+                    c != null && settings.offsetMap() ? starts.finishedAbove(tp, c) : null);
             Long sought = start.sought().get(tp);
             if (sought != null) {
                 state.startAt(sought);
@@ -275,21 +309,16 @@ final class PartitionStates implements ConsumerRebalanceListener {
         }
         if (pausedReason != null) {
             consumer.pause(partitions);
+        } else {
+            // an operator's pause survives the rebalance: paused before any record of it is polled
+            List<TopicPartition> operatorPaused = partitions.stream().filter(operatorPauses::isPaused).toList();
+            if (!operatorPaused.isEmpty()) {
+                consumer.pause(operatorPaused);
+                LOG.info("Fetch task {}: {} stay paused (an operator paused them)", taskName, operatorPaused);
+            }
         }
         publish.run();
         LOG.info("Fetch task {} assigned {}", taskName, partitions);
-    }
-
-    /** What the commit's offset map says was finished above its offset; nothing when it is absent, not ours or bad. */
-    private FinishedOffsets finishedBefore(TopicPartition tp, OffsetAndMetadata committed) {
-        FinishedOffsets finished = OffsetMap.decode(committed.metadata(), committed.offset());
-        if (finished == null && committed.metadata() != null && !committed.metadata().isEmpty()) {
-            LOG.debug("Fetch task {}: the commit metadata of {} is no offset map of ours; nothing is skipped", taskName,
-                    tp);
-        } else if (finished != null) {
-            LOG.info("Fetch task {}: {} has {}; they are not routed again", taskName, tp, finished);
-        }
-        return finished;
     }
 
     private PartitionState assign(TopicPartition tp, long committed, FinishedOffsets finishedBefore) {
@@ -320,7 +349,8 @@ final class PartitionStates implements ConsumerRebalanceListener {
             TopicPartition tp = old.partition();
             OffsetAndMetadata c = committed.get(tp);
             long start = c != null ? c.offset() : old.firstPolledOffset();
-            assign(tp, c != null ? c.offset() : -1, c != null && settings.offsetMap() ? finishedBefore(tp, c) : null);
+            assign(tp, c != null ? c.offset() : -1,
+                    c != null && settings.offsetMap() ? starts.finishedAbove(tp, c) : null);
             if (start >= 0) {
                 consumer.seek(tp, start);
             }
@@ -409,23 +439,8 @@ final class PartitionStates implements ConsumerRebalanceListener {
         return list;
     }
 
-    /** One line per assigned partition, for the task's snapshot. */
-    List<PartitionSnapshot> snapshot() {
-        List<PartitionSnapshot> parts = new ArrayList<>(assigned.size());
-        for (PartitionState s : assigned.values()) {
-            long position = s.lastPolledOffset() < 0 ? -1 : s.lastPolledOffset() + 1;
-            long lag = -1;
-            long end = -1;
-            OptionalLong l = consumer.currentLag(s.partition());
-            if (l.isPresent()) {
-                lag = l.getAsLong();
-                end = position < 0 ? -1 : position + lag;
-            }
-            String paused = pausedReason != null ? pausedReason : s.delayedUntil() > 0 ? "retry-delay" : null;
-            parts.add(new PartitionSnapshot(s.partition().topic(), s.partition().partition(), position,
-                    s.lastCommitted(), s.committable(), end, lag, s.unfinished(), s.held(), paused,
-                    s.delayedUntil()));
-        }
-        return parts;
+    /** One line per assigned partition, for the task's snapshot (see {@link PartitionSnapshots}). */
+    List<PartitionSnapshot> snapshot(PartitionSnapshots snapshots, long nowMs) {
+        return snapshots.of(assigned.values(), consumer, pausedReason, operatorPauses, nowMs);
     }
 }

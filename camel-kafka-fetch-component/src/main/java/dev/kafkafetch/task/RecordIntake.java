@@ -86,6 +86,8 @@ final class RecordIntake {
                     continue;
                 }
                 WorkItem item = decoder.decode(state, record);
+                state.attach(item.seq(), item.generation(), item); // what the console names as stuck
+                item.polledAt(nowMs);
                 boolean lastOfPartition = i == n - 1;
                 item.positionInPoll(lastOfPartition, lastOfPartition && partitionsLeft == 0);
                 if (batches != null && item.decodeError() == null) {

@@ -8,7 +8,9 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 
+import dev.kafkafetch.commit.OffsetMap;
 import dev.kafkafetch.commit.OffsetStore;
+import dev.kafkafetch.window.FinishedOffsets;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
@@ -17,7 +19,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Where a fetch task's newly assigned partitions start: {@code seekTo} for the partitions of the route's first
  * assignment ({@link FirstAssignment}), else the position the offset store holds (offsetRepository, a resume
- * strategy), else the group's committed offset (Kafka's own choice, with autoOffsetReset when there is none).
+ * strategy), else the group's committed offset (Kafka's own choice, with autoOffsetReset when there is none); and
+ * which records above that offset the commit's offset map names as finished already.
  * <p>
  * Guarantees: a partition that is not part of the route's first assignment (a retry topic, one taken over later) is
  * never sought to its beginning or end; one that is sought reports the position it was sought to, so that position can
@@ -120,5 +123,17 @@ final class StartOffsets {
             LOG.debug("Fetch task {}: committed offsets unknown: {}", taskName, e.toString());
             return Map.of();
         }
+    }
+
+    /** What the commit's offset map says was finished above its offset; nothing when it is absent, not ours or bad. */
+    FinishedOffsets finishedAbove(TopicPartition tp, OffsetAndMetadata committed) {
+        FinishedOffsets finished = OffsetMap.decode(committed.metadata(), committed.offset());
+        if (finished == null && committed.metadata() != null && !committed.metadata().isEmpty()) {
+            LOG.debug("Fetch task {}: the commit metadata of {} is no offset map of ours; nothing is skipped", taskName,
+                    tp);
+        } else if (finished != null) {
+            LOG.info("Fetch task {}: {} has {}; they are not routed again", taskName, tp, finished);
+        }
+        return finished;
     }
 }

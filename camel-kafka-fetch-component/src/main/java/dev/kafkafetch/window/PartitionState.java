@@ -105,6 +105,21 @@ public final class PartitionState {
         return window.generation();
     }
 
+    /** Attaches the record's work item to its slot (see {@link PartitionWindow#attach}). */
+    public void attach(long seq, int generation, Object record) {
+        window.attach(seq, generation, record);
+    }
+
+    /** The work item of the oldest unfinished record, or null. */
+    public Object oldestUnfinishedRecord() {
+        return window.firstUnfinishedRecord();
+    }
+
+    /** The work item of the unfinished record at {@code offset}, or null when it is not held here unfinished. */
+    public Object unfinishedRecordAt(long offset) {
+        return retired ? null : window.unfinishedRecordAt(offset);
+    }
+
     /** Marks a record finished; false when it was already, or no longer belongs here (dropped, or retired). */
     public boolean finish(long seq, int generation) {
         return !retired && window.finish(seq, generation);

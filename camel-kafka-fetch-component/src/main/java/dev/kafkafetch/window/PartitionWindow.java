@@ -23,6 +23,8 @@ public final class PartitionWindow {
     private long[] offsets = new long[INITIAL_CAPACITY];
     private boolean[] finished = new boolean[INITIAL_CAPACITY];
     private int[] generations = new int[INITIAL_CAPACITY];
+    /** Per slot, the record object an unfinished slot stands for (see {@link #attach}); cleared when it finishes. */
+    private Object[] records = new Object[INITIAL_CAPACITY];
     private int mask = INITIAL_CAPACITY - 1;
     /** Sequence number of the oldest slot still held (the first unfinished record, or tail when empty). */
     private long head;
@@ -57,6 +59,7 @@ public final class PartitionWindow {
         offsets[slot] = offset;
         finished[slot] = false;
         generations[slot] = generation;
+        records[slot] = null;
         unfinished++;
         lastPolled = offset;
         return tail++;
@@ -89,6 +92,7 @@ public final class PartitionWindow {
             return false;
         }
         finished[slot] = true;
+        records[slot] = null;
         unfinished--;
         while (head < tail && finished[slot(head)]) {
             releasedUpTo = offsets[slot(head)] + 1;
@@ -129,6 +133,7 @@ public final class PartitionWindow {
         int dropped = 0;
         while (tail > head && offsets[slot(tail - 1)] >= offset) {
             tail--;
+            records[slot(tail)] = null;
             if (!finished[slot(tail)]) {
                 dropped++;
             }
@@ -171,6 +176,42 @@ public final class PartitionWindow {
         }
     }
 
+    /**
+     * Attaches the object an unfinished record is known by (its work item) to its slot, for the operator's questions
+     * ({@link #firstUnfinishedRecord}, {@link #unfinishedRecordAt}); dropped when the record finishes or is dropped, so
+     * a finished record's payload is never kept. False when the record is not held unfinished here.
+     */
+    public boolean attach(long seq, int appendedIn, Object record) {
+        if (seq < head || seq >= tail || finished[slot(seq)] || generations[slot(seq)] != appendedIn) {
+            return false;
+        }
+        records[slot(seq)] = record;
+        return true;
+    }
+
+    /** The object attached to the oldest unfinished record, or null (none, or nothing attached). */
+    public Object firstUnfinishedRecord() {
+        return head < tail ? records[slot(head)] : null;
+    }
+
+    /** The object attached to the unfinished record at {@code offset}, or null. O(log size). */
+    public Object unfinishedRecordAt(long offset) {
+        long lo = head;
+        long hi = tail - 1;
+        while (lo <= hi) {
+            long mid = (lo + hi) >>> 1;
+            long o = offsets[slot(mid)];
+            if (o < offset) {
+                lo = mid + 1;
+            } else if (o > offset) {
+                hi = mid - 1;
+            } else {
+                return finished[slot(mid)] ? null : records[slot(mid)];
+            }
+        }
+        return null;
+    }
+
     /** Offset of the oldest unfinished record, or -1 when every polled record is finished. */
     public long firstUnfinishedOffset() {
         return head < tail ? offsets[slot(head)] : -1;
@@ -207,16 +248,19 @@ public final class PartitionWindow {
         long[] newOffsets = new long[newCapacity];
         boolean[] newFinished = new boolean[newCapacity];
         int[] newGenerations = new int[newCapacity];
+        Object[] newRecords = new Object[newCapacity];
         int newMask = newCapacity - 1;
         for (long s = head; s < tail; s++) {
             newOffsets[(int) (s & newMask)] = offsets[slot(s)];
             newFinished[(int) (s & newMask)] = finished[slot(s)];
             newGenerations[(int) (s & newMask)] = generations[slot(s)];
+            newRecords[(int) (s & newMask)] = records[slot(s)];
         }
         floor = head; // released slots are not copied
         offsets = newOffsets;
         finished = newFinished;
         generations = newGenerations;
+        records = newRecords;
         mask = newMask;
     }
 

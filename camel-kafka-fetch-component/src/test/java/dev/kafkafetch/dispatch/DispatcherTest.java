@@ -247,4 +247,53 @@ class DispatcherTest {
         assertThat(dispatcher.load().abandonedRunning()).isZero();
         assertThat(first.state()).isEqualTo(WorkItem.ABANDONED);
     }
+
+    /** An operator's pause of one partition: its queued records wait (keeping their lanes), others go on. */
+    @Test
+    void aHeldPartitionStartsNothingUntilReleasedAndOthersGoOn() {
+        Blocking blocking = new Blocking();
+        AtomicInteger done = new AtomicInteger();
+        Dispatcher dispatcher = new Dispatcher(Ordering.KEY, true, 8, 8, workers, blocking,
+                i -> done.incrementAndGet());
+        PartitionState p0 = new PartitionState(new TopicPartition("t", 0), -1);
+        PartitionState p1 = new PartitionState(new TopicPartition("t", 1), -1);
+        dispatcher.holdPartition(p0.partition(), true);
+        WorkItem a1 = item(p0, 1, "a");
+        WorkItem a2 = item(p0, 2, "a");
+        WorkItem b3 = item(p0, 3, "b");
+        dispatcher.submitAll(List.of(a1, a2, b3, item(p1, 1, "a"), item(p1, 2, "b")));
+        await().until(() -> blocking.started.get() == 2);
+        assertThat(dispatcher.load().queued()).isEqualTo(3);
+        assertThat(dispatcher.waitingInLane(List.of(a1, b3))).containsExactly(1, 0);
+        assertThat(dispatcher.cancelQueued(b3)).as("a held record can be taken out").isTrue();
+        assertThat(b3.state()).isEqualTo(WorkItem.CANCELLED);
+        assertThat(dispatcher.cancelQueued(b3)).isFalse();
+        blocking.release.countDown();
+        await().until(() -> done.get() == 2);
+        assertThat(a1.state()).isEqualTo(WorkItem.QUEUED);
+        dispatcher.holdPartition(p0.partition(), false);
+        await().until(() -> done.get() == 4);
+        assertThat(blocking.startedOffsets).containsExactlyInAnyOrder(1L, 2L, 1L, 2L);
+        assertThat(dispatcher.load().queued()).isZero();
+    }
+
+    /** Parking a record waiting in its lane hands the lane on; parking the lane's ready head does too. */
+    @Test
+    void cancellingOneQueuedRecordKeepsItsLaneMoving() {
+        Blocking blocking = new Blocking();
+        AtomicInteger done = new AtomicInteger();
+        Dispatcher dispatcher = new Dispatcher(Ordering.PARTITION, true, 1, 1, workers, blocking,
+                i -> done.incrementAndGet());
+        PartitionState s = new PartitionState(new TopicPartition("t", 0), -1);
+        WorkItem first = item(s, 1, "a");
+        WorkItem second = item(s, 2, "a");
+        WorkItem third = item(s, 3, "a");
+        dispatcher.submitAll(List.of(first, second, third));
+        await().until(() -> blocking.started.get() == 1);
+        assertThat(dispatcher.cancelQueued(second)).isTrue();
+        assertThat(dispatcher.cancelQueued(first)).as("running, not queued").isFalse();
+        blocking.release.countDown();
+        await().until(() -> done.get() == 2);
+        assertThat(blocking.startedOffsets).containsExactly(1L, 3L);
+    }
 }

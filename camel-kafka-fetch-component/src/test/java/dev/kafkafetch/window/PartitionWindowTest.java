@@ -268,4 +268,32 @@ class PartitionWindowTest {
         w.startAt(10);
         assertThat(w.committable()).isEqualTo(-1);
     }
+
+    /** The record objects attached to unfinished slots name what a partition is stuck on, and are never kept after. */
+    @Test
+    void attachedRecordsAreFoundWhileUnfinishedAndDroppedWhenFinishedOrTruncated() {
+        PartitionWindow w = new PartitionWindow();
+        List<Long> seqs = new ArrayList<>();
+        for (long offset = 0; offset < 200; offset += 2) { // gaps, and more than the initial capacity
+            long seq = w.append(offset);
+            seqs.add(seq);
+            assertThat(w.attach(seq, 0, "r" + offset)).isTrue();
+        }
+        assertThat(w.firstUnfinishedRecord()).isEqualTo("r0");
+        assertThat(w.unfinishedRecordAt(100)).isEqualTo("r100");
+        assertThat(w.unfinishedRecordAt(101)).as("no such offset").isNull();
+        w.finish(seqs.get(0), 0);
+        w.finish(seqs.get(2), 0);
+        assertThat(w.firstUnfinishedRecord()).isEqualTo("r2");
+        assertThat(w.unfinishedRecordAt(4)).as("finished behind the head").isNull();
+        assertThat(w.attach(seqs.get(2), 0, "again")).as("finished: nothing attached").isFalse();
+        w.truncateFrom(150);
+        assertThat(w.unfinishedRecordAt(150)).isNull();
+        assertThat(w.unfinishedRecordAt(148)).isEqualTo("r148");
+        assertThat(w.attach(seqs.get(80), 0, "dropped")).as("dropped by the seek back").isFalse();
+        long again = w.append(150);
+        assertThat(w.unfinishedRecordAt(150)).as("a new slot starts empty").isNull();
+        assertThat(w.attach(again, 1, "r150b")).isTrue();
+        assertThat(w.unfinishedRecordAt(150)).isEqualTo("r150b");
+    }
 }

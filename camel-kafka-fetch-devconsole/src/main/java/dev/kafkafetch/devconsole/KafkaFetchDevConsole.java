@@ -7,6 +7,7 @@ import java.util.Locale;
 import java.util.Map;
 
 import dev.kafkafetch.KafkaFetchConsumer;
+import dev.kafkafetch.metrics.OldestUnfinished;
 import dev.kafkafetch.metrics.PartitionSnapshot;
 import dev.kafkafetch.metrics.ShareSnapshot;
 import dev.kafkafetch.metrics.TaskSnapshot;
@@ -61,7 +62,8 @@ public class KafkaFetchDevConsole extends AbstractDevConsole {
      * is empty for kafka-fetch, else one per task, in the same order.
      */
     private record RouteView(String routeId, String scheme, String endpointUri, String consumerStatus,
-            List<TaskSnapshot> tasks, List<ShareSnapshot> shares, List<TxSnapshot> transactions) {
+            List<TaskSnapshot> tasks, List<ShareSnapshot> shares, List<TxSnapshot> transactions,
+            String operatorPaused) {
 
         ShareSnapshot share(int task) {
             return task < shares.size() ? shares.get(task) : null;
@@ -88,13 +90,13 @@ public class KafkaFetchDevConsole extends AbstractDevConsole {
             if (consumer instanceof KafkaFetchConsumer kfc) {
                 String uri = URISupport.sanitizeUri(kfc.getEndpoint().getEndpointUri());
                 views.add(new RouteView(routeId, "kafka-fetch", uri, kfc.getStatus().name(), kfc.taskSnapshots(),
-                        List.of(), kfc.transactionSnapshots()));
+                        List.of(), kfc.transactionSnapshots(), kfc.getPausedPartitions()));
             } else if (consumer instanceof KafkaFetchShareConsumer share) {
                 // the share snapshots first: a task's share line is never older than its task line
                 List<ShareSnapshot> shares = share.shareSnapshots();
                 String uri = URISupport.sanitizeUri(share.getEndpoint().getEndpointUri());
                 views.add(new RouteView(routeId, "kafka-fetch-share", uri, share.getStatus().name(),
-                        share.taskSnapshots(), shares, List.of()));
+                        share.taskSnapshots(), shares, List.of(), ""));
             }
         }
         views.sort(Comparator.comparing(RouteView::routeId));
@@ -114,6 +116,9 @@ public class KafkaFetchDevConsole extends AbstractDevConsole {
             }
             sb.append(String.format("Route: %s (%s)%n", view.routeId(), view.consumerStatus()));
             sb.append(String.format("  Endpoint: %s%n", view.endpointUri()));
+            if (!view.operatorPaused().isEmpty()) {
+                sb.append(String.format("  Paused by an operator: %s%n", view.operatorPaused()));
+            }
             for (int i = 0; i < view.tasks().size(); i++) {
                 ShareSnapshot share = view.share(i);
                 appendTask(sb, view.tasks().get(i), now, showPartitions && share == null);
@@ -142,10 +147,10 @@ public class KafkaFetchDevConsole extends AbstractDevConsole {
                 t.stalledRunning() > 0 ? "  stalled, still on their threads: " + t.stalledRunning() : ""));
         sb.append(String.format(Locale.ROOT,
                 "    Records: polled %d  finished %d  failed %d  re-delivered %d  sent to retry topics %d"
-                                             + "  dead-lettered %d  stalled %d  skipped as finished %d"
+                                             + "  dead-lettered %d  stalled %d  parked %d  skipped as finished %d"
                                              + "  rate %.1f/s (last minute)%n",
                 t.recordsPolled(), t.recordsFinished(), t.recordsFailed(), t.recordsRedelivered(),
-                t.recordsRetried(), t.recordsDeadLettered(), t.recordsStalled(), t.skippedFinished(),
+                t.recordsRetried(), t.recordsDeadLettered(), t.recordsStalled(), t.recordsParked(), t.skippedFinished(),
                 t.recordsPerSecond()));
         sb.append(String.format(
                 "    Polls: %d  commits: %d  commit failures: %d  rebalances: %d  reconnects: %d  back-pressure pauses: %d%n",
@@ -207,6 +212,45 @@ public class KafkaFetchDevConsole extends AbstractDevConsole {
                     num(p.committable()), num(p.endOffset()), num(p.lag()), p.inFlight(), p.held(),
                     pausedText(p, now)));
         }
+        for (PartitionSnapshot p : sorted) {
+            if (p.oldestUnfinished() != null) {
+                sb.append(String.format("      %s-%d stuck on: %s%n", p.topic(), p.partition(),
+                        stuckText(p.oldestUnfinished())));
+            }
+        }
+    }
+
+    /** The oldest unfinished record of a partition, in one line. */
+    private static String stuckText(OldestUnfinished o) {
+        StringBuilder sb = new StringBuilder();
+        sb.append("offset ").append(o.offset()).append("  key ").append(o.key() == null ? "-" : o.key())
+                .append("  attempt ").append(o.attempt()).append("  ").append(o.state())
+                .append("  polled ").append(TimeUtils.printDuration(o.ageMs(), true)).append(" ago");
+        if (o.thread() != null) {
+            sb.append("  running ").append(TimeUtils.printDuration(o.runningMs(), true)).append(" on ")
+                    .append(o.thread()).append(" (").append(o.threadState()).append(')');
+        }
+        if (o.waitingBehind() >= 0) {
+            sb.append("  waiting behind it in its key lane: ").append(o.waitingBehind());
+        }
+        return sb.toString();
+    }
+
+    private static JsonObject stuckJson(OldestUnfinished o) {
+        if (o == null) {
+            return null;
+        }
+        JsonObject j = new JsonObject();
+        j.put("offset", o.offset());
+        j.put("key", o.key());
+        j.put("attempt", o.attempt());
+        j.put("state", o.state());
+        j.put("ageMs", o.ageMs());
+        j.put("runningMs", o.runningMs());
+        j.put("thread", o.thread());
+        j.put("threadState", o.threadState());
+        j.put("waitingBehind", o.waitingBehind());
+        return j;
     }
 
     private static String pausedText(PartitionSnapshot p, long now) {
@@ -246,6 +290,7 @@ public class KafkaFetchDevConsole extends AbstractDevConsole {
             r.put("endpointUri", view.endpointUri());
             r.put("consumerStatus", view.consumerStatus());
             r.put("scheme", view.scheme());
+            r.put("operatorPausedPartitions", view.operatorPaused());
             JsonArray tasks = new JsonArray();
             for (int i = 0; i < view.tasks().size(); i++) {
                 JsonObject task = taskJson(view.tasks().get(i), now, showPartitions);
@@ -327,6 +372,7 @@ public class KafkaFetchDevConsole extends AbstractDevConsole {
         j.put("repeatedOffsetsSkipped", t.repeatedOffsetsSkipped());
         j.put("recordsRetried", t.recordsRetried());
         j.put("recordsRedelivered", t.recordsRedelivered());
+        j.put("recordsParked", t.recordsParked());
         j.put("offsetMapsLeftOut", t.offsetMapsLeftOut());
         j.put("commits", t.commits());
         j.put("commitFailures", t.commitFailures());
@@ -368,6 +414,7 @@ public class KafkaFetchDevConsole extends AbstractDevConsole {
                 pj.put("paused", p.paused());
                 pj.put("pausedReason", p.pausedReason());
                 pj.put("delayedUntil", p.delayedUntil());
+                pj.put("oldestUnfinished", stuckJson(p.oldestUnfinished()));
                 parts.add(pj);
             }
             j.put("partitions", parts);

@@ -210,6 +210,16 @@ public class KafkaFetchComponentConfiguration extends KafkaFetchClientComponentC
     private Boolean metricsPerPartition;
 
     /**
+     * Whether operators may act on this route's consumer while it runs: pause and resume one partition, and park a
+     * record (take it out of the route and dead-letter it with reason parked, so its partition commits past it),
+     * through the consumer's Java API (KafkaFetchConsumer.pausePartition, resumePartition, parkRecord) and its JMX
+     * operations. Off by default: every action is then refused with an error naming this option. Reading (console, JMX
+     * attributes, health) is open either way. Each action is logged with who asked (the JMX principal when JMX
+     * authentication is on). Default: False.
+     */
+    private Boolean operatorActions;
+
+    /**
      * The names of the retry topics: {topic} is the source topic, {n} the retry number (1, 2, ...). Default:
      * {topic}.retry-{n}.
      */
@@ -498,6 +508,14 @@ public class KafkaFetchComponentConfiguration extends KafkaFetchClientComponentC
 
     public void setMetricsPerPartition(Boolean metricsPerPartition) {
         this.metricsPerPartition = metricsPerPartition;
+    }
+
+    public Boolean getOperatorActions() {
+        return operatorActions;
+    }
+
+    public void setOperatorActions(Boolean operatorActions) {
+        this.operatorActions = operatorActions;
     }
 
     public String getRetryTopicPattern() {

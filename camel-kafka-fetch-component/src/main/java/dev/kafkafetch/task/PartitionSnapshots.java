@@ -1,0 +1,127 @@
+package dev.kafkafetch.task;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.concurrent.TimeUnit;
+
+import dev.kafkafetch.dispatch.Dispatcher;
+import dev.kafkafetch.dispatch.Ordering;
+import dev.kafkafetch.dispatch.WorkItem;
+import dev.kafkafetch.metrics.OldestUnfinished;
+import dev.kafkafetch.metrics.PartitionSnapshot;
+import dev.kafkafetch.window.PartitionState;
+
+/**
+ * Builds the partition lines of a task's snapshot, on the fetch thread, from the state it owns: offsets, lag (the
+ * client's own fetch metadata), why it is paused, and what it is stuck on: the work item attached to the oldest
+ * unfinished slot of its window, its state, age and worker thread, and with {@code ordering=KEY} the records queued
+ * behind it in its key lane (one dispatcher lock for all partitions).
+ * <p>
+ * Guarantee: reads only what the fetch thread owns, the work items' volatile fields and the dispatcher under its
+ * lock; never a lock a worker holds while it runs a record, never the consumer beyond {@code currentLag}.
+ */
+final class PartitionSnapshots {
+
+    private final Dispatcher dispatcher;
+    private final boolean keyOrdering;
+    private final boolean batching;
+
+    PartitionSnapshots(Dispatcher dispatcher, Ordering ordering, boolean batching) {
+        this.dispatcher = dispatcher;
+        this.keyOrdering = ordering == Ordering.KEY;
+        this.batching = batching;
+    }
+
+    List<PartitionSnapshot> of(Collection<PartitionState> states, TaskConsumer consumer, String taskPausedReason,
+                               PartitionPauses operatorPauses, long nowMs) {
+        List<PartitionState> list = new ArrayList<>(states);
+        List<WorkItem> oldest = new ArrayList<>(list.size());
+        List<WorkItem> inLanes = new ArrayList<>();
+        for (PartitionState s : list) {
+            WorkItem item = s.oldestUnfinishedRecord() instanceof WorkItem w ? w : null;
+            oldest.add(item);
+            if (keyOrdering && item != null) {
+                inLanes.add(item);
+            }
+        }
+        int[] waiting = inLanes.isEmpty() ? new int[0] : dispatcher.waitingInLane(inLanes);
+        int lane = 0;
+        long nowNanos = System.nanoTime();
+        List<PartitionSnapshot> parts = new ArrayList<>(list.size());
+        for (int i = 0; i < list.size(); i++) {
+            PartitionState s = list.get(i);
+            long position = s.lastPolledOffset() < 0 ? -1 : s.lastPolledOffset() + 1;
+            long lag = -1;
+            long end = -1;
+            OptionalLong l = consumer.currentLag(s.partition());
+            if (l.isPresent()) {
+                lag = l.getAsLong();
+                end = position < 0 ? -1 : position + lag;
+            }
+            boolean byOperator = operatorPauses.isPaused(s.partition());
+            String paused = taskPausedReason != null ? taskPausedReason
+                    : byOperator ? "operator" : s.delayedUntil() > 0 ? "retry-delay" : null;
+            WorkItem item = oldest.get(i);
+            OldestUnfinished stuck = null;
+            if (item != null) {
+                stuck = describe(item, byOperator, keyOrdering ? waiting[lane++] : -1, nowMs, nowNanos);
+            } else if (s.firstUnfinishedOffset() >= 0) {
+                stuck = new OldestUnfinished(s.firstUnfinishedOffset(), null, s.attemptFor(s.firstUnfinishedOffset()),
+                        "unknown", 0, 0, null, null, -1);
+            }
+            parts.add(new PartitionSnapshot(s.partition().topic(), s.partition().partition(), position,
+                    s.lastCommitted(), s.committable(), end, lag, s.unfinished(), s.held(), paused, s.delayedUntil(),
+                    stuck));
+        }
+        return parts;
+    }
+
+    private OldestUnfinished describe(WorkItem item, boolean held, int waitingBehind, long nowMs, long nowNanos) {
+        String state;
+        Thread worker = null;
+        long runningMs = 0;
+        switch (item.state()) {
+            case WorkItem.QUEUED:
+                state = batching && item.decodeError() == null ? "batched" : held ? "held" : "queued";
+                break;
+            case WorkItem.RUNNING:
+                worker = item.worker();
+                state = worker != null ? "running" : "starting"; // its worker has not picked it up yet
+                long started = item.startedAtNanos();
+                runningMs = started == 0 ? 0 : TimeUnit.NANOSECONDS.toMillis(nowNanos - started);
+                break;
+            case WorkItem.DONE:
+                state = item.failure() != null ? "dead-lettering" : "completing";
+                break;
+            case WorkItem.ABANDONED:
+                state = "stalled";
+                break;
+            default:
+                state = "dropped";
+        }
+        long polledAt = item.polledAtMs();
+        return new OldestUnfinished(item.offset(), keyText(item), item.attempt(), state,
+                polledAt > 0 ? Math.max(0, nowMs - polledAt) : 0, runningMs, worker != null ? worker.getName() : null,
+                worker != null ? worker.getState().name() : null, waitingBehind);
+    }
+
+    private static String keyText(WorkItem item) {
+        Object key = item.key();
+        String text;
+        if (key == null) {
+            if (item.rawKey() == null) {
+                return null;
+            }
+            text = new String(item.rawKey(), StandardCharsets.UTF_8);
+        } else if (key instanceof byte[] bytes) {
+            text = new String(bytes, StandardCharsets.UTF_8);
+        } else {
+            text = String.valueOf(key);
+        }
+        return text.length() > OldestUnfinished.MAX_KEY_LENGTH
+                ? text.substring(0, OldestUnfinished.MAX_KEY_LENGTH) + "…" : text;
+    }
+}
