@@ -66,12 +66,29 @@ public final class ManualCommitQueue {
     /** What the route's {@code CamelKafkaManualCommit} header commits through. */
     public ManualCommitTarget targetFor(WorkItem item) {
         return new ManualCommitTarget(item.topic(), item.partition(), item.offset(), commitTimeoutMs,
-                () -> request(item));
+                () -> request(List.of(item)));
     }
 
-    private CompletableFuture<Long> request(WorkItem item) {
-        CompletableFuture<Long> result = new CompletableFuture<>();
-        incoming.offer(new Request(item, result));
+    /**
+     * What a batch exchange's {@code CamelKafkaManualCommit} header commits through: every record of the batch, as one
+     * request per record (so each partition of the batch is committed after its last record). It names the batch's last
+     * record, whose header camel-kafka puts on the batch exchange; its future completes with that record's partition's
+     * committed offset once every record's request completed, exceptionally when one of them failed.
+     */
+    public ManualCommitTarget targetForBatch(WorkItem batch) {
+        List<WorkItem> records = batch.records();
+        WorkItem last = records.get(records.size() - 1);
+        return new ManualCommitTarget(last.topic(), last.partition(), last.offset(), commitTimeoutMs,
+                () -> request(records));
+    }
+
+    private CompletableFuture<Long> request(List<WorkItem> items) {
+        List<CompletableFuture<Long>> results = new ArrayList<>(items.size());
+        for (WorkItem item : items) {
+            CompletableFuture<Long> result = new CompletableFuture<>();
+            results.add(result);
+            incoming.offer(new Request(item, result));
+        }
         synchronized (arrival) {
             arrival.notifyAll();
         }
@@ -80,7 +97,9 @@ public final class ManualCommitQueue {
         } else {
             wakeFetchThread.run();
         }
-        return result;
+        CompletableFuture<Long> last = results.get(results.size() - 1);
+        return results.size() == 1 ? last
+                : CompletableFuture.allOf(results.toArray(new CompletableFuture<?>[0])).thenApply(done -> last.join());
     }
 
     /**

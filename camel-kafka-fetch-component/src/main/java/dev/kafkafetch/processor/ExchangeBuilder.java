@@ -1,5 +1,6 @@
 package dev.kafkafetch.processor;
 
+import java.util.List;
 import java.util.Map;
 
 import dev.kafkafetch.KafkaFetchConstants;
@@ -57,6 +58,28 @@ public final class ExchangeBuilder {
         Message message = exchange.getMessage();
         putHeaders(message.getHeaders(), item, commitQueue, exchange);
         message.setBody(item.rawValue());
+    }
+
+    /**
+     * The headers of a batch exchange, as camel-kafka 4.22 sets them: {@code CamelKafkaTopic} and
+     * {@code CamelKafkaPartition} when every record of the batch shares them, and with allowManualCommit a
+     * {@code CamelKafkaManualCommit} that commits the whole batch.
+     */
+    void putBatchHeaders(Message message, WorkItem batch, ManualCommitQueue commitQueue) {
+        List<WorkItem> records = batch.records();
+        String topic = records.get(0).topic();
+        int partition = records.get(0).partition();
+        boolean oneTopic = records.stream().allMatch(r -> r.topic().equals(topic));
+        if (oneTopic) {
+            message.setHeader(KafkaFetchConstants.TOPIC, topic);
+            if (records.stream().allMatch(r -> r.partition() == partition)) {
+                message.setHeader(KafkaFetchConstants.PARTITION, partition);
+            }
+        }
+        if (manualCommits != null && commitQueue != null) {
+            message.setHeader(KafkaFetchConstants.MANUAL_COMMIT,
+                    manualCommits.newInstance(commitQueue.targetForBatch(batch)));
+        }
     }
 
     /** The headers of a record's exchange, in the order camel-kafka sets them, then the record's own Kafka headers. */

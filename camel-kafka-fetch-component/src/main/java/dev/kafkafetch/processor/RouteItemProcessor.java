@@ -14,7 +14,8 @@ import org.apache.camel.support.DefaultConsumer;
 
 /**
  * The processor facades: streaming (one exchange per record) or batch (one exchange whose body is the
- * {@code List<Exchange>} of its records), run through the route's {@link org.apache.camel.AsyncProcessor}.
+ * {@code List<Exchange>} of its records, with camel-kafka's batch headers and, with allowManualCommit, a manual commit
+ * of the whole batch), run through the route's {@link org.apache.camel.AsyncProcessor}.
  * <p>
  * A handled exception counts as success. An exchange that still carries an exception after Camel's error handler
  * marks its {@link WorkItem} failed; without a dead-letter topic or breakOnFirstError it is also given to the
@@ -66,6 +67,7 @@ public final class RouteItemProcessor implements ItemProcessor {
                 }
                 exchange.getMessage().setBody(records);
                 exchange.getMessage().setHeader(KafkaFetchConstants.DELIVERY_ATTEMPT, item.attempt());
+                builder.putBatchHeaders(exchange.getMessage(), item, manualCommits);
             } else {
                 builder.fill(exchange, item, manualCommits);
                 if (transacted) {

@@ -6,7 +6,8 @@ import org.apache.camel.component.kafka.KafkaComponent;
 
 /**
  * The migration step for component-level settings (camel.component.kafka.* to camel.component.kafka-fetch.*): the
- * tests set the brokers on their camel-kafka component, this sets the same on a kafka-fetch component.
+ * tests set the brokers (and the health tests preValidateHostAndPort) on their camel-kafka component, this sets the
+ * same on a kafka-fetch component.
  */
 public final class KafkaFetchCarryOver {
 
@@ -17,6 +18,7 @@ public final class KafkaFetchCarryOver {
         KafkaFetchComponent fetch = new KafkaFetchComponent();
         fetch.setCamelContext(context);
         fetch.getConfiguration().setBrokers(kafka.getConfiguration().getBrokers());
+        fetch.getConfiguration().setPreValidateHostAndPort(kafka.getConfiguration().isPreValidateHostAndPort());
         context.addComponent("kafka-fetch", fetch);
     }
 }
