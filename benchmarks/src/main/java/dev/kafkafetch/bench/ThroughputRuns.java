@@ -8,6 +8,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 import static dev.kafkafetch.bench.Harness.ALLOC_PER_RECORD;
 import static dev.kafkafetch.bench.Harness.CPU_PER_RECORD;
@@ -26,11 +27,19 @@ final class ThroughputRuns {
     private final BenchConfig cfg;
     private final KafkaSetup kafka;
     private final Consumer<String> log;
+    private final Function<ContenderSpec, Contender> factory;
 
     ThroughputRuns(BenchConfig cfg, KafkaSetup kafka, Consumer<String> log) {
+        this(cfg, kafka, log, spec -> spec.create(cfg.camelKafkaExtra));
+    }
+
+    /** @param factory a new contender for each run of a spec (the pipeline scenario's contenders are not in ContenderSpec) */
+    ThroughputRuns(BenchConfig cfg, KafkaSetup kafka, Consumer<String> log,
+                   Function<ContenderSpec, Contender> factory) {
         this.cfg = cfg;
         this.kafka = kafka;
         this.log = log;
+        this.factory = factory;
     }
 
     /**
@@ -139,7 +148,7 @@ final class ThroughputRuns {
                              long windowMs)
             throws Exception {
         Work work = new Work(records, sleepMs, cfg.verify, 0, spec.route());
-        Contender c = spec.create(cfg.camelKafkaExtra);
+        Contender c = factory.apply(spec);
         String group = Harness.group();
         RunStats s = new RunStats();
         ThreadCost cost = ThreadCost.excludingLiveThreads();
