@@ -9,10 +9,11 @@ import java.util.Optional;
 
 import static dev.kafkafetch.bench.Harness.JVM_CPU_PER_RECORD;
 import static dev.kafkafetch.bench.Harness.RATE;
+import static dev.kafkafetch.bench.ThroughputRuns.OUTPUT_RATE;
 
 /**
- * The pipeline scenario's tables: per route, each contender's median records/s, the rounds' min–max, the p10–p90 of
- * the 500 ms slices and the whole JVM's CPU per record; then the ratios the issue asks for (transacted / plain
+ * The pipeline scenario's tables: per route, each contender's median records/s routed, the rounds' min–max, the
+ * p10–p90 of the 500 ms slices, its committed outputs/s and the whole JVM's CPU per record; then the ratios the issue asks for (transacted / plain
  * kafka-fetch first), each the geometric mean of the per-round ratios with its 95 % t-interval ({@link Stats}),
  * "no difference" when the interval contains 1.0.
  */
@@ -43,9 +44,10 @@ final class PipelineReport {
         for (Map.Entry<String, List<Result>> e : byScenario.entrySet()) {
             boolean slow = e.getKey().equals(PipelineScenario.SLOW);
             sb.append("### ").append(e.getKey()).append("\n\n");
-            sb.append("| contender | median rec/s | rounds min – max | 500 ms slices p10 – p90 | CPU per record, whole"
-                      + " JVM (us) |");
-            sb.append(slow ? " of ideal |\n|---|---:|---:|---:|---:|---:|\n" : "\n|---|---:|---:|---:|---:|\n");
+            sb.append("| contender | median records/s routed | rounds min – max | 500 ms slices p10 – p90 | median"
+                      + " committed outputs/s | rounds min – max | CPU per record, whole JVM (us) |");
+            sb.append(slow ? " routed, of ideal |\n|---|---:|---:|---:|---:|---:|---:|---:|\n"
+                    : "\n|---|---:|---:|---:|---:|---:|---:|\n");
             for (Map.Entry<ContenderSpec, String> c : labels.entrySet()) {
                 Optional<Result> rate = find(e.getValue(), c.getValue(), RATE);
                 if (rate.isEmpty()) {
@@ -54,8 +56,11 @@ final class PipelineReport {
                 Result r = rate.get();
                 double cpu = find(e.getValue(), c.getValue(), JVM_CPU_PER_RECORD).map(Result::median)
                         .orElse(Double.NaN);
-                sb.append(String.format(Locale.ROOT, "| %s | %s | %s – %s | %s | %s |", c.getValue(), fmt(r.median()),
-                        fmt(r.min()), fmt(r.max()), slices(r), fmt(cpu)));
+                Optional<Result> out = find(e.getValue(), c.getValue(), OUTPUT_RATE);
+                sb.append(String.format(Locale.ROOT, "| %s | %s | %s – %s | %s | %s | %s | %s |", c.getValue(),
+                        fmt(r.median()), fmt(r.min()), fmt(r.max()), slices(r),
+                        out.map(o -> fmt(o.median())).orElse("n/a"),
+                        out.map(o -> fmt(o.min()) + " – " + fmt(o.max())).orElse(""), fmt(cpu)));
                 if (slow) {
                     double ideal = (c.getValue().startsWith("kafka-fetch") ? maxConcurrency : partitions) * 1000.0
                                    / sleepMs;
@@ -63,17 +68,21 @@ final class PipelineReport {
                 }
                 sb.append('\n');
             }
-            sb.append("\n| ratio (paired per round) | ").append(e.getKey().substring(0, 2)).append(" |\n|---|---|\n");
+            sb.append("\n| ratio (paired per round), ").append(e.getKey().substring(0, 2))
+                    .append(" | records routed/s | committed outputs/s |\n|---|---|---|\n");
             for (String[] pair : pairs()) {
-                String text = ratio(e.getValue(), pair[0], pair[1]);
-                if (!text.isEmpty()) {
-                    sb.append("| ").append(pair[0]).append(" / ").append(pair[1]).append(" | ").append(text)
-                            .append(" |\n");
+                String routed = ratio(e.getValue(), RATE, pair[0], pair[1]);
+                if (!routed.isEmpty()) {
+                    sb.append("| ").append(pair[0]).append(" / ").append(pair[1]).append(" | ").append(routed)
+                            .append(" | ").append(ratio(e.getValue(), OUTPUT_RATE, pair[0], pair[1])).append(" |\n");
                 }
             }
             sb.append('\n');
         }
-        sb.append("Ratios: geometric mean of the per-round ratios of records/s, 95 % t-interval over the rounds"
+        sb.append("Records routed/s: records handed to the producer step, 500 ms slices of the window. Committed"
+                  + " outputs/s: growth of the output topic's last stable offsets over the same window (what a"
+                  + " read_committed reader can see; transaction markers included, one per output partition and"
+                  + " transaction). Ratios: geometric mean of the per-round ratios, 95 % t-interval over the rounds"
                   + " (same run, same broker); \"no difference\" when it contains 1.0.\n");
         return sb.toString();
     }
@@ -92,17 +101,17 @@ final class PipelineReport {
                 new String[] { PipelineScenario.TX_LOOP, PipelineScenario.LOOP });
     }
 
-    private String ratio(List<Result> rs, String a, String b) {
-        Optional<Result> ra = findPrefix(rs, a);
-        Optional<Result> rb = findPrefix(rs, b);
+    private String ratio(List<Result> rs, String metric, String a, String b) {
+        Optional<Result> ra = findPrefix(rs, metric, a);
+        Optional<Result> rb = findPrefix(rs, metric, b);
         if (ra.isEmpty() || rb.isEmpty()) {
             return "";
         }
         return Stats.pairedRatio(ra.get().values(), rb.get().values()).text();
     }
 
-    private Optional<Result> findPrefix(List<Result> rs, String prefix) {
-        return rs.stream().filter(r -> r.metric().equals(RATE) && labels.get(r.spec()).startsWith(prefix))
+    private Optional<Result> findPrefix(List<Result> rs, String metric, String prefix) {
+        return rs.stream().filter(r -> r.metric().equals(metric) && labels.get(r.spec()).startsWith(prefix))
                 .findFirst();
     }
 

@@ -38,13 +38,14 @@ import org.apache.kafka.common.TopicPartition;
  * </ul>
  * Both kafka-fetch contenders run one consumer with {@code maxConcurrency} and {@code ordering} (default 64, KEY).
  * Each run is {@link ThroughputRuns}' steady state: a fresh group from the beginning of the backlog and a fresh output
- * topic; the first {@code --skip-ms} of consuming skipped, then records/s over {@code --window-ms} in 500 ms slices,
- * counted when the route (or loop) hands a record to its producer; warm-up then measured rounds in a seeded shuffled
- * order; ratios paired per round ({@link PipelineReport}).
+ * topic; the first {@code --skip-ms} of consuming skipped, then over {@code --window-ms}: records/s in 500 ms slices,
+ * counted when the route (or loop) hands a record to its producer, and committed outputs/s, the growth of the output
+ * topic's last stable offsets (what a {@code read_committed} reader can see) over the same window; warm-up then
+ * measured rounds in a seeded shuffled order; ratios paired per round ({@link PipelineReport}).
  *
  * <pre>
  *   --bootstrap host:port   an existing broker (default: an embedded KRaft broker in this JVM)
- *   --records 1000000 --partitions 4 --keys 1000 --max-concurrency 64 --ordering KEY --sleep-ms 10
+ *   --records 6000000 --partitions 4 --keys 1000 --max-concurrency 64 --ordering KEY --sleep-ms 10
  *   --routes trivial,slow   which routes run (slow = the --sleep-ms route)
  *   --rounds 4 --warmups 1 --skip-ms 1500 --window-ms 4000 --seed N
  *   --only kafka-fetch      only the contenders whose label starts with one of these (comma separated)
@@ -114,7 +115,7 @@ public final class PipelineScenario {
         int partitions = (int) num("partitions", 4);
         int mc = (int) num("max-concurrency", 64);
         String ordering = opt("ordering", "KEY");
-        long records = num("records", 1_000_000);
+        long records = num("records", 6_000_000);
         long sleepMs = num("sleep-ms", 10);
         KeyDistribution keys = KeyDistribution.cyclic((int) num("keys", 1000));
 
@@ -178,7 +179,7 @@ public final class PipelineScenario {
                     throw new IllegalStateException(e);
                 }
                 Contender c = makers.get(labels.get(spec)).apply(out);
-                return cfg.verify ? new ReadBack(c, kafka.bootstrap(), out, labels.get(spec)) : c;
+                return new Probed(c, kafka, out, partitions, cfg.verify ? labels.get(spec) : null);
             };
             ThroughputRuns tr = new ThroughputRuns(cfg, kafka, m -> log("%s", m), factory);
             List<ContenderSpec> specs = new ArrayList<>(labels.keySet());
@@ -225,19 +226,30 @@ public final class PipelineScenario {
         log.flush();
     }
 
-    /** After the contender stops, reads its output topic back ({@code read_committed}): outputs and distinct ids. */
-    private final class ReadBack implements Contender {
+    /**
+     * A contender with its output topic: {@link #committedOutputs()} from the topic's last stable offsets; with a
+     * label (--verify), after the contender stops, its output topic read back ({@code read_committed}): outputs and
+     * distinct ids.
+     */
+    private final class Probed implements Contender {
 
         private final Contender delegate;
-        private final String bootstrap;
+        private final KafkaSetup kafka;
         private final String topic;
+        private final int partitions;
         private final String label;
 
-        ReadBack(Contender delegate, String bootstrap, String topic, String label) {
+        Probed(Contender delegate, KafkaSetup kafka, String topic, int partitions, String label) {
             this.delegate = delegate;
-            this.bootstrap = bootstrap;
+            this.kafka = kafka;
             this.topic = topic;
+            this.partitions = partitions;
             this.label = label;
+        }
+
+        @Override
+        public long committedOutputs() throws Exception {
+            return kafka.committedEnd(topic, partitions);
         }
 
         @Override
@@ -253,12 +265,14 @@ public final class PipelineScenario {
         @Override
         public long stop() throws Exception {
             long took = delegate.stop();
-            outputs.put(label, readBack());
+            if (label != null) {
+                outputs.put(label, readBack());
+            }
             return took;
         }
 
         private long[] readBack() {
-            var props = PlainLoopContender.consumerProps(bootstrap, "readback-" + UUID.randomUUID());
+            var props = PlainLoopContender.consumerProps(kafka.bootstrap(), "readback-" + UUID.randomUUID());
             props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
             try (KafkaConsumer<String, String> c = new KafkaConsumer<>(props)) {
                 List<TopicPartition> tps = new ArrayList<>();
