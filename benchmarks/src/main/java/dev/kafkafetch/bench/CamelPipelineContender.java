@@ -34,6 +34,7 @@ final class CamelPipelineContender implements Contender {
     private final int maxConcurrency;
     private final String ordering;
     private final String camelKafkaExtra;
+    private final String producerOptions;
     private CamelContext camel;
     private volatile long startNanos;
 
@@ -42,15 +43,17 @@ final class CamelPipelineContender implements Contender {
      * @param maxConcurrency  kafka-fetch's maxConcurrency (ignored by camel-kafka)
      * @param ordering        kafka-fetch's ordering (ignored by camel-kafka)
      * @param camelKafkaExtra appended to the camel-kafka consumer URI ("&amp;k=v"), or empty
+     * @param producerOptions appended to camel-kafka's producer URI {@code kafka:out} ("&amp;k=v"), or empty
      */
     CamelPipelineContender(Shape shape, String outTopic, int consumers, int maxConcurrency, String ordering,
-                           String camelKafkaExtra) {
+                           String camelKafkaExtra, String producerOptions) {
         this.shape = shape;
         this.outTopic = outTopic;
         this.consumers = consumers;
         this.maxConcurrency = maxConcurrency;
         this.ordering = ordering;
         this.camelKafkaExtra = camelKafkaExtra;
+        this.producerOptions = producerOptions;
     }
 
     String consumerUri(String bootstrap, String topic, String groupId) {
@@ -67,7 +70,7 @@ final class CamelPipelineContender implements Contender {
     String producerUri(String bootstrap) {
         return shape == Shape.KAFKA_FETCH_TRANSACTED
                 ? "kafka-fetch:" + outTopic
-                : "kafka:" + outTopic + "?brokers=" + bootstrap;
+                : "kafka:" + outTopic + "?brokers=" + bootstrap + producerOptions;
     }
 
     @Override

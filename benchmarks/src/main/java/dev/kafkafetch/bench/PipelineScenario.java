@@ -48,6 +48,7 @@ import org.apache.kafka.common.TopicPartition;
  *   --records 6000000 --partitions 4 --keys 1000 --max-concurrency 64 --ordering KEY --sleep-ms 10
  *   --routes trivial,slow   which routes run (slow = the --sleep-ms route)
  *   --rounds 4 --warmups 1 --skip-ms 1500 --window-ms 4000 --seed N
+ *   --producer-options lingerMs=0   camel-kafka producer options ({@code kafka:out?...&amp;lingerMs=0}), a&amp;b
  *   --only kafka-fetch      only the contenders whose label starts with one of these (comma separated)
  *   --out DIR               also write pipeline-&lt;date&gt;.md there
  *   --verify true           every record (drain mode, tiny counts) and read every output topic back (the smoke test)
@@ -121,14 +122,18 @@ public final class PipelineScenario {
 
         Map<String, Function<String, Contender>> makers = new LinkedHashMap<>();
         String fetchOpts = " mc=" + mc + " " + ordering;
+        String po = opt("producer-options", "");
+        String producerOpts = po.isEmpty() ? "" : "&" + po;
+        String poLabel = po.isEmpty() ? "" : " (" + po + ")";
         makers.put(TX + fetchOpts,
                 out -> new CamelPipelineContender(CamelPipelineContender.Shape.KAFKA_FETCH_TRANSACTED,
-                        out, 1, mc, ordering, ""));
-        makers.put(PLAIN_FETCH + fetchOpts, out -> new CamelPipelineContender(
-                CamelPipelineContender.Shape.KAFKA_FETCH_PLAIN, out, 1, mc, ordering, ""));
+                        out, 1, mc, ordering, "", ""));
+        makers.put(PLAIN_FETCH + fetchOpts + poLabel, out -> new CamelPipelineContender(
+                CamelPipelineContender.Shape.KAFKA_FETCH_PLAIN, out, 1, mc, ordering, "", producerOpts));
         // pollTimeoutMs only matters when idle: it keeps each camel-kafka stop from costing its default 5 s
-        makers.put(CAMEL_KAFKA + " cc=" + partitions, out -> new CamelPipelineContender(
-                CamelPipelineContender.Shape.CAMEL_KAFKA, out, partitions, 1, "PARTITION", "&pollTimeoutMs=500"));
+        makers.put(CAMEL_KAFKA + " cc=" + partitions + poLabel, out -> new CamelPipelineContender(
+                CamelPipelineContender.Shape.CAMEL_KAFKA, out, partitions, 1, "PARTITION", "&pollTimeoutMs=500",
+                producerOpts));
         makers.put(TX_LOOP + " x" + partitions, out -> new PlainPipelineContender(partitions, true, out));
         makers.put(LOOP + " x" + partitions, out -> new PlainPipelineContender(partitions, false, out));
         if (opts.containsKey("only")) {
