@@ -28,4 +28,12 @@ interface Contender {
     default long inFlight() {
         return -1;
     }
+
+    /**
+     * Records this contender has written to its output topic that a {@code read_committed} reader can see (the sum of
+     * the output partitions' last stable offsets, commit markers included), or -1 when it writes nothing.
+     */
+    default long committedOutputs() throws Exception {
+        return -1;
+    }
 }

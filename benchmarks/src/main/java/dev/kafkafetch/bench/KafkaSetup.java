@@ -2,6 +2,7 @@ package dev.kafkafetch.bench;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -13,12 +14,16 @@ import java.util.concurrent.locks.LockSupport;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
+import org.apache.kafka.clients.admin.ListOffsetsOptions;
+import org.apache.kafka.clients.admin.ListOffsetsResult;
 import org.apache.kafka.clients.admin.MemberDescription;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.GroupState;
+import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.GroupIdNotFoundException;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -186,6 +191,24 @@ final class KafkaSetup implements AutoCloseable {
             }
             Thread.sleep(20);
         }
+    }
+
+    /**
+     * The sum of {@code topic}'s last stable offsets over its {@code partitions} partitions: the records a
+     * {@code read_committed} reader can see (commit markers of transactions included).
+     */
+    long committedEnd(String topic, int partitions) throws Exception {
+        Map<TopicPartition, OffsetSpec> req = new HashMap<>();
+        for (int p = 0; p < partitions; p++) {
+            req.put(new TopicPartition(topic, p), OffsetSpec.latest());
+        }
+        long sum = 0;
+        for (ListOffsetsResult.ListOffsetsResultInfo i : admin
+                .listOffsets(req, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all().get(10, TimeUnit.SECONDS)
+                .values()) {
+            sum += i.offset();
+        }
+        return sum;
     }
 
     @Override

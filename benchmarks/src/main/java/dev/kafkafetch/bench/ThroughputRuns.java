@@ -8,6 +8,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 import static dev.kafkafetch.bench.Harness.ALLOC_PER_RECORD;
 import static dev.kafkafetch.bench.Harness.CPU_PER_RECORD;
@@ -23,14 +24,25 @@ import static dev.kafkafetch.bench.Harness.THREADS;
  */
 final class ThroughputRuns {
 
+    /** Pipelines: outputs a read_committed reader can see, per second of the steady window. */
+    static final String OUTPUT_RATE = "committed outputs/s";
+
     private final BenchConfig cfg;
     private final KafkaSetup kafka;
     private final Consumer<String> log;
+    private final Function<ContenderSpec, Contender> factory;
 
     ThroughputRuns(BenchConfig cfg, KafkaSetup kafka, Consumer<String> log) {
+        this(cfg, kafka, log, spec -> spec.create(cfg.camelKafkaExtra));
+    }
+
+    /** @param factory a new contender for each run of a spec (the pipeline scenario's contenders are not in ContenderSpec) */
+    ThroughputRuns(BenchConfig cfg, KafkaSetup kafka, Consumer<String> log,
+                   Function<ContenderSpec, Contender> factory) {
         this.cfg = cfg;
         this.kafka = kafka;
         this.log = log;
+        this.factory = factory;
     }
 
     /**
@@ -64,6 +76,9 @@ final class ThroughputRuns {
                 add(m, CPU_PER_RECORD, s.cpuNanos / 1e3 / n);
                 add(m, ALLOC_PER_RECORD, s.allocBytes / n);
                 add(m, THREADS, s.threads);
+                if (s.outputs >= 0) {
+                    add(m, OUTPUT_RATE, s.outputs / s.seconds);
+                }
                 if (s.brokerCpuNanos >= 0) {
                     add(m, "broker CPU per record", s.brokerCpuNanos / 1e3 / n);
                 }
@@ -91,7 +106,8 @@ final class ThroughputRuns {
         }
         String[][] metrics = {
             { RATE, "rec/s" }, { JVM_CPU_PER_RECORD, "us" }, { CPU_PER_RECORD, "us" }, { ALLOC_PER_RECORD, "B" },
-            { THREADS, "threads" }, { "broker CPU per record", "us" } };
+            { THREADS, "threads" }, { "broker CPU per record", "us" },
+            { OUTPUT_RATE, "outputs/s" } };
         for (ContenderSpec spec : specs) {
             long[] c = counts.get(spec);
             for (String[] metric : metrics) {
@@ -133,13 +149,15 @@ final class ThroughputRuns {
         long brokerCpuNanos = -1;
         long jvmCpuNanos = -1;
         int threads;
+        /** Outputs committed over the steady window ({@link Contender#committedOutputs()}), -1 when none. */
+        long outputs = -1;
     }
 
     private RunStats runOnce(ContenderSpec spec, String topic, int partitions, long records, long sleepMs,
                              long windowMs)
             throws Exception {
         Work work = new Work(records, sleepMs, cfg.verify, 0, spec.route());
-        Contender c = spec.create(cfg.camelKafkaExtra);
+        Contender c = factory.apply(spec);
         String group = Harness.group();
         RunStats s = new RunStats();
         ThreadCost cost = ThreadCost.excludingLiveThreads();
@@ -152,7 +170,7 @@ final class ThroughputRuns {
             long stable = kafka.awaitAssigned(group, topic, partitions, spec.members(), 120_000);
             s.assignMs = (stable - c.startNanos()) / 1e6;
             if (windowMs < 0 && cfg.steadyWindowMs > 0) {
-                steady(spec, work, stable, cost, s);
+                steady(spec, c, work, stable, cost, s);
             } else if (drain) {
                 drain(spec, work, stable, records, s);
                 cost.end();
@@ -217,7 +235,8 @@ final class ThroughputRuns {
      * {@code steadyWindowMs} in slices of {@code sliceMs}, with the CPU time and allocation of the contender's threads
      * over the same window. A run whose backlog ends inside the window is measured up to its last record.
      */
-    private void steady(ContenderSpec spec, Work work, long stable, ThreadCost cost, RunStats s) throws Exception {
+    private void steady(ContenderSpec spec, Contender c, Work work, long stable, ThreadCost cost, RunStats s)
+            throws Exception {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(cfg.drainTimeoutMs);
         while (work.count() == 0) {
             if (System.nanoTime() > deadline) {
@@ -228,6 +247,7 @@ final class ThroughputRuns {
         }
         long warmEnd = Math.max(stable, work.firstNanos()) + TimeUnit.MILLISECONDS.toNanos(cfg.steadyWarmupMs);
         sleepUntil(warmEnd);
+        long out0 = c.committedOutputs();
         long c0 = work.count();
         long t0 = System.nanoTime();
         cost.begin();
@@ -257,6 +277,8 @@ final class ThroughputRuns {
             prevC = c1;
         }
         cost.end();
+        long out1 = c.committedOutputs();
+        s.outputs = out0 >= 0 && out1 >= 0 ? out1 - out0 : -1;
         long broker1 = ThreadCost.brokerCpuNanos();
         s.brokerCpuNanos = broker0 >= 0 && broker1 >= 0 ? broker1 - broker0 : -1;
         s.measured = c1 - c0;
