@@ -42,10 +42,14 @@ class FinishedCommitIT extends KafkaFetchITSupport {
         String topic = KafkaTestSupport.uniqueName("interval-commit");
         String group = KafkaTestSupport.uniqueName("g");
         kafka.createTopic(topic, 2);
-        List<String> produced = kafka.produceIds(topic, 400, "ic", 10);
         Recorder recorder = new Recorder();
-        CamelContext context = startContext(
-                routeOf(topic, group, "autoCommitIntervalMs=60000&finishedCommitIntervalMs=0", recorder));
+        CamelContext context = startContext(routeOf(topic, group,
+                "autoCommitIntervalMs=60000&finishedCommitIntervalMs=0&pollTimeoutMs=500", recorder));
+        // the records come after the first interval commit (made on the task's first turns), so none is due after it
+        // (once, on a loaded machine, the first turn came only after all 400 records had finished)
+        await().atMost(Duration.ofSeconds(60)).until(() -> consumer(context).taskSnapshots().get(0).partitions()
+                .size() == 2 && consumer(context).taskSnapshots().get(0).polls() >= 3);
+        List<String> produced = kafka.produceIds(topic, 400, "ic", 10);
         awaitCount(recorder, produced.size(), Duration.ofSeconds(60));
         // every record finished well within the minute, and the first interval commit found nothing finished yet
         await().atMost(Duration.ofSeconds(10)).until(() -> consumer(context).taskSnapshots().get(0).recordsFinished()

@@ -42,8 +42,10 @@ class RetryTopicsFaultIT extends KafkaFetchITSupport {
             await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(20))
                     .until(() -> ConsumerProcess.finished(out).size() >= 500);
             committedHalfway = committedSum(group, topic);
+            // the kill comes once commits advanced (on a loaded machine 500 more records once finished before any)
             await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(20))
-                    .until(() -> ConsumerProcess.finished(out).size() >= 1000);
+                    .until(() -> ConsumerProcess.finished(out).size() >= 1000
+                                 && committedSum(group, topic) > committedHalfway);
             committedAtKill = committedSum(group, topic); // just before the kill: at most what it had committed
         } finally {
             first.kill();
