@@ -195,12 +195,16 @@ class SoakIT {
 
     private static void summary() {
         int failed = 0;
+        int transacted = 0;
         double maxRatio = 0;
         for (SoakVerdict v : VERDICTS) {
             if (!v.pass()) {
                 failed++;
             }
             String line = v.line();
+            if (line.contains(" txOut=")) {
+                transacted++;
+            }
             int at = line.indexOf("dupRatio:");
             if (at >= 0) {
                 String ratio = line.substring(at + "dupRatio:".length()).split("[ ,]")[0];
@@ -209,8 +213,9 @@ class SoakIT {
                 }
             }
         }
-        String summary = String.format(Locale.ROOT, "SOAK summary: combinations=%d failed=%d maxDupRatio=%.3f",
-                VERDICTS.size(), failed, maxRatio);
+        String summary = String.format(Locale.ROOT,
+                "SOAK summary: combinations=%d failed=%d transacted=%d maxDupRatio=%.3f", VERDICTS.size(), failed,
+                transacted, maxRatio);
         System.out.println(summary);
         Reliability.appendToReport(summary);
     }
