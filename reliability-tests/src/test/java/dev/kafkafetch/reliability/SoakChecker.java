@@ -56,6 +56,9 @@ import org.apache.kafka.common.TopicPartition;
  *       of the records produced (seekTo=BEGINNING's replays aside); and,
  *       from the history, no execution of a record that an accepted commit had already covered
  *       ({@link SoakCommittedRedeliveries}; a run that logged no commit fails, as the check would have nothing).</li>
+ *   <li><b>exactly once</b> (transacted combinations): the output topic, read with read_committed to its end, holds
+ *       every record the route completed (dead-lettered and skipped ones aside) exactly once, and nothing else
+ *       ({@link SoakTxOutput#check}); the route's own re-runs stay under the duplicate bound as above.</li>
  *   <li><b>no hang</b>: no record left neither resolved nor committed past when the run stops waiting (thread dumps
  *       then); bounded memory (records held per task since the
  *       committable offset never above maxInFlightRecords; no child JVM out of memory), no undeserializable record

@@ -41,8 +41,9 @@ class SoakIT {
     /**
      * The CI combinations (about 3 minutes together on 2 cores), picked from a long run of 250: six failed on the
      * component before the fetch-task rebuild, each on a different defect, and must pass after it; the seventh is a
-     * control that passed; the last three failed after the rebuild, each on a defect fixed since. The README of this
-     * module says what each covers.
+     * control that passed; the next ones failed after the rebuild, each on a defect fixed since; the last is a
+     * transacted pipeline (issue 27) under a SIGKILL and a broker restart. The README of this module says what each
+     * covers.
      */
     static final long[] CI_SEEDS = {
         6853209322855359059L, // batching hands an undeserializable record to the route; SIGKILL, join
@@ -57,6 +58,7 @@ class SoakIT {
         8504527014228270023L, // re-delivered batch records said attempt 1, so breakOnFirstErrorMaxAttempts never hit
         121L, // seekTo=END, consumersCount 2, a restart, retry topics: a pending retry letter was skipped at the restart
         6379781183978619373L, // seekTo=END, cc3, consumer protocol: a sought partition moved before a poll, nothing committed
+        7039528283369407300L, // transacted: a child SIGKILLed, then a broker restart, stalled records; output once each
     };
 
     /**
