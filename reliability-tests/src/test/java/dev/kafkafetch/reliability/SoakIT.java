@@ -58,7 +58,6 @@ class SoakIT {
         8504527014228270023L, // re-delivered batch records said attempt 1, so breakOnFirstErrorMaxAttempts never hit
         121L, // seekTo=END, consumersCount 2, a restart, retry topics: a pending retry letter was skipped at the restart
         6379781183978619373L, // seekTo=END, cc3, consumer protocol: a sought partition moved before a poll, nothing committed
-        7039528283369407300L, // transacted: a child SIGKILLed, then a broker restart, stalled records; output once each
     };
 
     /**

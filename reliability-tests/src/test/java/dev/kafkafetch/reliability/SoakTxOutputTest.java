@@ -58,7 +58,7 @@ class SoakTxOutputTest {
             produced.put(n, new IdProducer.Position(0, n));
             byPosition.put(new IdProducer.Position(0, n), n);
         }
-        SoakOptions o = SoakGenerator.generate(9).options();
+        SoakOptions o = SoakGenerator.generate(1).options(); // a transacted combination
         assertThat(o.transacted()).isTrue();
         SoakOutcomes out = new SoakOutcomes(o, new SoakHistory(dir).refresh(), byPosition, dead, List.of());
         return SoakTxOutput.check(new SoakTxOutput.Read(counts, 0, true, ""), out, produced);
