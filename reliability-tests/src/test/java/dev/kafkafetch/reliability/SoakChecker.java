@@ -56,6 +56,9 @@ import org.apache.kafka.common.TopicPartition;
  *       of the records produced (seekTo=BEGINNING's replays aside); and,
  *       from the history, no execution of a record that an accepted commit had already covered
  *       ({@link SoakCommittedRedeliveries}; a run that logged no commit fails, as the check would have nothing).</li>
+ *   <li><b>exactly once</b> (transacted combinations): the output topic, read with read_committed to its end, holds
+ *       every record the route completed (dead-lettered and skipped ones aside) exactly once, and nothing else
+ *       ({@link SoakTxOutput#check}); the route's own re-runs stay under the duplicate bound as above.</li>
  *   <li><b>no hang</b>: no record left neither resolved nor committed past when the run stops waiting (thread dumps
  *       then); bounded memory (records held per task since the
  *       committable offset never above maxInFlightRecords; no child JVM out of memory), no undeserializable record
@@ -79,6 +82,8 @@ final class SoakChecker {
     private final Map<IdProducer.Position, Integer> byPosition = new HashMap<>();
     private final List<SoakDeadLetters.DeadLetter> deadLetters;
     private final List<SoakDeadLetters.DeadLetter> retryLetters;
+    /** A transacted combination's output topic as a read_committed reader saw it; null otherwise. */
+    private SoakTxOutput.Read output;
 
     /** @param retryLetters what the retry topics hold (none without retryDelays) */
     SoakChecker(SoakCase soakCase, SoakHistory history, Map<Integer, IdProducer.Position> produced,
@@ -90,6 +95,12 @@ final class SoakChecker {
         this.deadLetters = deadLetters;
         this.retryLetters = retryLetters;
         produced.forEach((n, pos) -> byPosition.put(pos, n));
+    }
+
+    /** Checks a transacted combination's output too: each completed record in it exactly once. */
+    SoakChecker withOutput(SoakTxOutput.Read read) {
+        this.output = read;
+        return this;
     }
 
     private SoakSeekTo seekTo() {
@@ -231,6 +242,29 @@ final class SoakChecker {
                     .append(" of the records produced (").append(cap).append(")\n");
         }
 
+        // a transacted pipeline's output: every completed record exactly once, whatever ran twice in the route
+        SoakTxOutput.Check tx = output == null ? null : SoakTxOutput.check(output, out, produced);
+        if (tx != null && !tx.passed()) {
+            if (tx.lost() > 0) {
+                why.add("tx-lost");
+            }
+            if (tx.dups() > 0) {
+                why.add("tx-dup");
+            }
+            if (tx.unrouted() > 0) {
+                why.add("tx-unrouted");
+            }
+            details.append("  transacted output: lost ").append(tx.lost()).append(", duplicates ").append(tx.dups())
+                    .append(", outputs of records never completed ").append(tx.unrouted()).append(" (n partition@offset"
+                                                                                                  + " problem):")
+                    .append(tx.examples()).append('\n');
+        }
+        if (output != null && !output.reachedEnd()) {
+            why.add("tx-open");
+            details.append("  the read_committed reader did not reach the output's end (partition:position/end): ")
+                    .append(output.behind()).append('\n');
+        }
+
         // re-runs of committed work: from the history, whatever the bound
         SoakCommittedRedeliveries committedRuns = new SoakCommittedRedeliveries(h, seek);
         List<SoakCommittedRedeliveries.Redelivery> reruns = committedRuns.find();
@@ -342,6 +376,8 @@ final class SoakChecker {
         String line = "SOAK seed=" + soakCase.seed() + " options=" + o.describe() + " faults="
                       + soakCase.schedule().describe() + " records=" + produced.size() + " lost=" + lost.size()
                       + (hang ? " stuck=" + stuck.size() : "") + " dup=" + dups + "/" + Math.min(bound.value, cap)
+                      + (tx == null ? ""
+                              : " txOut=" + output.outputs() + " txLost=" + tx.lost() + " txDup=" + tx.dups())
                       + " order-violations=" + (overlaps + inversions)
                       + " verdict=" + (why.isEmpty() ? "PASS" : "FAIL")
                       + (why.isEmpty() ? "" : " why=" + String.join(",", why))

@@ -4,6 +4,7 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.atomic.AtomicReference;
 
 import dev.kafkafetch.KafkaClientFactory;
 import org.apache.camel.CamelContext;
@@ -12,6 +13,7 @@ import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.consumer.ShareConsumer;
 import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.TopicPartition;
 
 /**
@@ -61,9 +63,45 @@ public final class SoakCommitLog implements KafkaClientFactory, CamelContextAwar
                 });
     }
 
+    /**
+     * A transacted fetch task's producer (it has a {@code transactional.id}) commits the offsets in its transactions:
+     * the offsets of {@code sendOffsetsToTransaction} are logged once {@code commitTransaction} returned, forgotten
+     * when the transaction is aborted. Other producers (dead letters, retry letters) are plain.
+     */
     @Override
+    @SuppressWarnings("unchecked")
     public Producer<byte[], byte[]> getProducer(Properties properties) {
-        return KafkaClientFactory.DEFAULT.getProducer(properties);
+        Producer<byte[], byte[]> producer = KafkaClientFactory.DEFAULT.getProducer(properties);
+        if (properties.getProperty(ProducerConfig.TRANSACTIONAL_ID_CONFIG) == null) {
+            return producer;
+        }
+        SoakRoute route = context.getRegistry().lookupByNameAndType(SoakOptions.EXCEPTION_HANDLER, SoakRoute.class);
+        AtomicReference<Map<TopicPartition, OffsetAndMetadata>> pending = new AtomicReference<>();
+        return (Producer<byte[], byte[]>) Proxy.newProxyInstance(getClass().getClassLoader(),
+                new Class<?>[] { Producer.class }, (proxy, method, args) -> {
+                    String name = method.getName();
+                    if ("sendOffsetsToTransaction".equals(name)) {
+                        pending.set(Map.copyOf((Map<TopicPartition, OffsetAndMetadata>) args[0]));
+                    } else if ("abortTransaction".equals(name) || "beginTransaction".equals(name)) {
+                        pending.set(null);
+                    }
+                    Object result;
+                    try {
+                        result = method.invoke(producer, args);
+                    } catch (InvocationTargetException e) {
+                        if ("commitTransaction".equals(name)) {
+                            pending.set(null);
+                        }
+                        throw e.getCause();
+                    }
+                    Map<TopicPartition, OffsetAndMetadata> offsets = pending.get();
+                    if ("commitTransaction".equals(name) && offsets != null) {
+                        pending.set(null);
+                        offsets.forEach((tp, om) -> route.committed(tp.topic(), tp.partition(), om.offset(),
+                                om.metadata()));
+                    }
+                    return result;
+                });
     }
 
     @Override

@@ -50,28 +50,36 @@ record SoakOptions(int partitions, int keys, List<Boolean> childSlots, int initi
      * @param finishedCommits        commits go through {@code finishedCommitIntervalMs} (every
      *                               {@link #COMMIT_INTERVAL_MS} after records finish) with {@code autoCommitIntervalMs}
      *                               5 s, instead of through an interval of {@link #COMMIT_INTERVAL_MS}
+     * @param transacted             {@code transacted=true}: the route sends each record it routes successfully to
+     *                               the output topic ({@link #outputTopic}) with {@code to("kafka-fetch:<out>")}, and a
+     *                               read_committed reader must see each such record there exactly once
      */
     record Extra(boolean offsetMap, boolean meterRegistry, boolean metricsPerPartition, String retryDelays,
             int fetchWaitMaxMs, int maxPartitionFetchBytes, String commitTimeout, boolean pooledExchanges,
-            String seekTo, boolean finishedCommits) {
+            String seekTo, boolean finishedCommits, boolean transacted) {
 
         /** What a combination without any of the new knobs has (the endpoint's defaults). */
-        static final Extra DEFAULTS = new Extra(true, false, false, null, 0, 0, null, false, null, false);
+        static final Extra DEFAULTS = new Extra(true, false, false, null, 0, 0, null, false, null, false, false);
 
         Extra withPooledExchanges(boolean pooled) {
             return new Extra(offsetMap, meterRegistry, metricsPerPartition, retryDelays, fetchWaitMaxMs,
-                    maxPartitionFetchBytes, commitTimeout, pooled, seekTo, finishedCommits);
+                    maxPartitionFetchBytes, commitTimeout, pooled, seekTo, finishedCommits, transacted);
         }
 
         /** @param seek BEGINNING, END or null (none) */
         Extra withSeekTo(String seek) {
             return new Extra(offsetMap, meterRegistry, metricsPerPartition, retryDelays, fetchWaitMaxMs,
-                    maxPartitionFetchBytes, commitTimeout, pooledExchanges, seek, finishedCommits);
+                    maxPartitionFetchBytes, commitTimeout, pooledExchanges, seek, finishedCommits, transacted);
         }
 
         Extra withFinishedCommits(boolean finished) {
             return new Extra(offsetMap, meterRegistry, metricsPerPartition, retryDelays, fetchWaitMaxMs,
-                    maxPartitionFetchBytes, commitTimeout, pooledExchanges, seekTo, finished);
+                    maxPartitionFetchBytes, commitTimeout, pooledExchanges, seekTo, finished, transacted);
+        }
+
+        Extra withTransacted(boolean tx, String retries, String seek) {
+            return new Extra(offsetMap, meterRegistry, metricsPerPartition, retries, fetchWaitMaxMs,
+                    maxPartitionFetchBytes, commitTimeout, pooledExchanges, seek, finishedCommits, tx);
         }
     }
 
@@ -105,6 +113,37 @@ record SoakOptions(int partitions, int keys, List<Boolean> childSlots, int initi
                 ordering, batching, batchingIntervalMs, breakOnFirstError, breakOnFirstErrorMaxAttempts, manualCommit,
                 manualEvery, manualDelayMs, autoCommitEnable, deadLetterTopic, stallTimeoutMs, maxPollIntervalMs,
                 maxPollRecords, maxInFlightRecords, workMs, e);
+    }
+
+    /** Whether the combination is a transacted pipeline (see {@link Extra#transacted}). */
+    boolean transacted() {
+        return extra.transacted();
+    }
+
+    /**
+     * This combination as a transacted pipeline: without what the endpoint refuses with {@code transacted=true}
+     * (batching, breakOnFirstError, manual commits and {@code autoCommitEnable=false}, retryDelays; see
+     * {@code EndpointSettings} and {@code TransactedOptionsTest}), and without seekTo=BEGINNING, which asks for the
+     * records to be routed (and written) again.
+     */
+    SoakOptions asTransacted() {
+        return new SoakOptions(partitions, keys, childSlots, initialMembers, consumersCount, protocol, maxConcurrency,
+                ordering, false, 0, false, 0, "none", 0, 0, true, deadLetterTopic, stallTimeoutMs, maxPollIntervalMs,
+                maxPollRecords, maxInFlightRecords, workMs,
+                extra.withTransacted(true, null, "BEGINNING".equals(extra.seekTo()) ? null : extra.seekTo()));
+    }
+
+    /** The topic a transacted combination's route writes to: the source topic's name with {@code .out}. */
+    static String outputTopic(String topic) {
+        return topic + ".out";
+    }
+
+    /**
+     * The URI of the member in {@code slot}: a transacted member gets a transactionalIdPrefix of its slot's own, the
+     * same for each of its incarnations, so a restarted (or killed and started again) member fences its predecessor.
+     */
+    static String memberUri(String uri, boolean transacted, String group, int slot) {
+        return transacted ? uri + "&transactionalIdPrefix=" + group + "-m" + slot : uri;
     }
 
     /** Whether failed records go through retry topics ({@code retryDelays}). */
@@ -176,6 +215,9 @@ record SoakOptions(int partitions, int keys, List<Boolean> childSlots, int initi
         }
         if (initialMembers < 1 || initialMembers > childSlots.size()) {
             return "initial members out of range";
+        }
+        if (transacted() && (batching || breakOnFirstError || manual() || !autoCommitEnable || retries())) {
+            return "transacted with batching, breakOnFirstError, manual commits or retryDelays (refused by the endpoint)";
         }
         if (retries() && breakOnFirstError) {
             return "retryDelays with breakOnFirstError (refused by the endpoint: a retried record leaves its order)";
@@ -260,6 +302,9 @@ record SoakOptions(int partitions, int keys, List<Boolean> childSlots, int initi
         if (extra.commitTimeout() != null) {
             o.add("commitTimeoutMs=" + extra.commitTimeout());
         }
+        if (transacted()) {
+            o.add("transacted=true"); // the member's transactionalIdPrefix: memberUri
+        }
         return "kafka-fetch:" + topic + "?" + String.join("&", o);
     }
 
@@ -329,6 +374,9 @@ record SoakOptions(int partitions, int keys, List<Boolean> childSlots, int initi
         }
         if (extra.pooledExchanges()) {
             d.add("pooled");
+        }
+        if (transacted()) {
+            d.add("transacted");
         }
         return String.join(",", d);
     }

@@ -23,6 +23,7 @@ import org.apache.camel.Processor;
 import org.apache.camel.builder.RouteBuilder;
 import org.apache.camel.impl.engine.PooledExchangeFactory;
 import org.apache.camel.impl.engine.PooledProcessorExchangeFactory;
+import org.apache.camel.model.RouteDefinition;
 import org.apache.camel.spi.ExceptionHandler;
 
 /**
@@ -48,7 +49,8 @@ import org.apache.camel.spi.ExceptionHandler;
  * ({@code partition@offset} in that retry topic; {@code -} for the source); C and K lines use the original position
  * too, and name their execution, so a commit while the record runs from a retry topic never speaks for its failed
  * source execution. The route misbehaves on the records of the {@link SoakRecordPlan} (throws, or sleeps on its first
- * execution in this JVM), sleeps {@code workMs} per record, and commits by hand as the combination says.
+ * execution in this JVM), sleeps {@code workMs} per record, and commits by hand as the combination says. A transacted
+ * combination's route then writes the record's number (as text) to the output topic with {@code to("kafka-fetch:…")}.
  */
 final class SoakRoute implements Processor, ExceptionHandler {
 
@@ -99,7 +101,12 @@ final class SoakRoute implements Processor, ExceptionHandler {
             @Override
             public void configure() {
                 errorHandler(defaultErrorHandler().logExhausted(false));
-                from(uri).routeId(SoakOptions.ROUTE_ID).process(SoakRoute.this);
+                RouteDefinition route = from(uri).routeId(SoakOptions.ROUTE_ID).process(SoakRoute.this);
+                if (options.transacted()) {
+                    // held with its record, written in the transaction that counts the record finished
+                    String topic = uri.substring(uri.indexOf(':') + 1, uri.indexOf('?'));
+                    route.convertBodyTo(String.class).to("kafka-fetch:" + SoakOptions.outputTopic(topic));
+                }
             }
         };
     }

@@ -25,7 +25,8 @@ import org.apache.kafka.common.TopicPartition;
  * another, waits until every produced record is resolved (or the drain deadline passes: a hang, with thread dumps),
  * stops the members, reads the dead-letter topic and the committed offsets, and hands everything to the
  * {@link SoakChecker}. With {@code retryDelays} the retry topics (which the component creates) are read too, and the
- * drain lets duplicate retry letters run before the final stop. A share-group combination ({@link ShareSoakCase}) sets
+ * drain lets duplicate retry letters run before the final stop. A transacted combination's output topic is read
+ * after the final stop with a read_committed consumer ({@link SoakTxOutput}). A share-group combination ({@link ShareSoakCase}) sets
  * its group's configs first, and {@link ShareSoakChecker} checks it. The harness's own events (member starts, stops, kills, suspends; broker stops and starts) go to
  * {@code harness.history} in the combination's directory, beside the members' histories.
  */
@@ -45,6 +46,7 @@ final class SoakRun {
     private final List<ChildSoakMember> children = new ArrayList<>();
     private SoakHistoryLog harness;
     private String uri;
+    private String group;
 
     SoakRun(SoakCase soakCase, EmbeddedKafkaCluster cluster, KafkaTestSupport kafka, Path dir, long drainMs) {
         this(soakCase, null, cluster, kafka, dir, drainMs);
@@ -82,6 +84,11 @@ final class SoakRun {
         if (o.deadLetterTopic()) {
             createTopic(dlt, 2);
         }
+        String output = SoakOptions.outputTopic(topic);
+        if (o.transacted()) {
+            createTopic(output, 3);
+        }
+        this.group = group;
         uri = share != null ? share.options().uri(cluster.bootstrapServers(), topic, group, dlt)
                 : o.uri(cluster.bootstrapServers(), topic, group, dlt);
         if (share != null) {
@@ -184,8 +191,12 @@ final class SoakRun {
                 retryLetters.awaitEnd(retryEnd, Duration.ofSeconds(15));
             }
             history.refresh();
+            SoakTxOutput.Read txOut = o.transacted()
+                    ? SoakTxOutput.read(cluster.bootstrapServers(), output, kafka.endOffsets(output),
+                            Duration.ofSeconds(30))
+                    : null;
             return new SoakChecker(soakCase, history, produced, letters(deadLetters), letters(retryLetters))
-                    .check(committed, end, retryCommitted, retryEnd, hangReport, childOutOfMemory());
+                    .withOutput(txOut).check(committed, end, retryCommitted, retryEnd, hangReport, childOutOfMemory());
         } finally {
             finalStop();
             for (ChildSoakMember c : children) {
@@ -206,6 +217,9 @@ final class SoakRun {
                 topics.add(topic);
                 if (o.deadLetterTopic()) {
                     topics.add(dlt);
+                }
+                if (o.transacted()) {
+                    topics.add(output);
                 }
                 kafka.admin().deleteTopics(topics).all().get(30, TimeUnit.SECONDS);
             } catch (Exception e) {
@@ -346,12 +360,14 @@ final class SoakRun {
         boolean child = o.childSlots().get(slot);
         event("L " + name + " " + SoakHistoryLog.micros() + " start " + (child ? "child" : "in"));
         Path history = dir.resolve(name + ".history");
+        String memberUri = SoakOptions.memberUri(uri, o.transacted(), group, slot);
         if (child) {
-            ChildSoakMember c = ChildSoakMember.start(name, soakCase.seed(), uri, history, dir.resolve(name + ".log"));
+            ChildSoakMember c = ChildSoakMember.start(name, soakCase.seed(), memberUri, history,
+                    dir.resolve(name + ".log"));
             children.add(c);
             slots[slot] = c;
         } else {
-            slots[slot] = InProcessSoakMember.start(name, soakCase, uri, history);
+            slots[slot] = InProcessSoakMember.start(name, soakCase, memberUri, history);
         }
     }
 
