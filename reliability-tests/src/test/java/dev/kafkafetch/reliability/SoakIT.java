@@ -57,6 +57,7 @@ class SoakIT {
         6517121191564368095L, // a batch dropped behind a failed one left its other partition unsought
         8504527014228270023L, // re-delivered batch records said attempt 1, so breakOnFirstErrorMaxAttempts never hit
         121L, // seekTo=END, consumersCount 2, a restart, retry topics: a pending retry letter was skipped at the restart
+        6379781183978619373L, // seekTo=END, consumersCount 3: a sought partition handed over before a poll
     };
 
     /**
