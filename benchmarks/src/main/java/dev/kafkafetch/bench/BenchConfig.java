@@ -29,6 +29,8 @@ final class BenchConfig {
     /** Track distinct (partition, offset) per run and require every record: the smoke test's check. */
     boolean verify;
     boolean parallelConsumer = true;
+    /** {@code --kf-twin k=v&k2=v2}: every kafka-fetch contender also runs with these options, in the same rounds. */
+    String kfTwin = "";
     /** Only contenders of these kinds (empty = all), e.g. for profiling one of them. */
     Set<String> only = new TreeSet<>();
     /** Appended to camel-kafka URIs; only smoke mode sets it (a shorter pollTimeoutMs so stops don't take 5 s). */

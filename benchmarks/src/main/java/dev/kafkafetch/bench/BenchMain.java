@@ -29,6 +29,8 @@ import dev.kafkafetch.testinfra.KafkaLogging;
  *   --zipf-exponent 1.0 --hot-share 0.5   the Zipf exponent and the hot key's share of the records
  *   --seed N              seeds the per-round shuffle and the key draws (default random; printed)
  *   --only kafka-fetch,plain-loop   only these contender kinds or labels ("kafka-fetch mc=1 PARTITION"), e.g. to profile
+ *   --kf-twin 'k=v&amp;k2=v2'  every kafka-fetch contender runs twice in the same rounds, the twin with these options:
+ *                         an option's cost as a same-run ratio (e.g. finishedCommitIntervalMs=0)
  * </pre>
  */
 public final class BenchMain {
@@ -196,6 +198,9 @@ public final class BenchMain {
                     break;
                 case "--seed":
                     c.seed = Long.parseLong(args[++i]);
+                    break;
+                case "--kf-twin":
+                    c.kfTwin = args[++i];
                     break;
                 case "--no-parallel-consumer":
                     c.parallelConsumer = false;

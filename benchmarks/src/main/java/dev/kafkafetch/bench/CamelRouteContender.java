@@ -68,6 +68,9 @@ final class CamelRouteContender implements Contender {
                 uri.append("&maxInFlightRecords=").append(spec.maxInFlight());
             }
         }
+        if (spec.isKafkaFetch() && !spec.options().isEmpty()) {
+            uri.append('&').append(spec.options());
+        }
         return uri.append(extraOptions).toString();
     }
 

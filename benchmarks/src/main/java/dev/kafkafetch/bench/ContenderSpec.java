@@ -13,9 +13,16 @@ import java.util.Locale;
  * @param pooled          Camel contenders: Camel's pooled exchange factory ({@code camel.main.exchangeFactory=pooled})
  * @param route           what the route does per record ({@link RouteVariant})
  * @param keys            the key distribution of the topic it reads ({@link KeyDistribution#id()}), "" for none
+ * @param options         kafka-fetch only: further endpoint options ("k=v&amp;k2=v2"), "" for none; a twin of a
+ *                        contender with other options ({@code --kf-twin}) compares them in the same run
  */
 record ContenderSpec(String kind, int consumers, int maxConcurrency, String ordering, int maxInFlight,
-        boolean pooled, RouteVariant route, String keys) {
+        boolean pooled, RouteVariant route, String keys, String options) {
+
+    ContenderSpec(String kind, int consumers, int maxConcurrency, String ordering, int maxInFlight,
+                  boolean pooled, RouteVariant route, String keys) {
+        this(kind, consumers, maxConcurrency, ordering, maxInFlight, pooled, route, keys, "");
+    }
 
     ContenderSpec(String kind, int consumers, int maxConcurrency, String ordering, int maxInFlight) {
         this(kind, consumers, maxConcurrency, ordering, maxInFlight, false);
@@ -53,22 +60,27 @@ record ContenderSpec(String kind, int consumers, int maxConcurrency, String orde
     }
 
     ContenderSpec withMaxInFlight(int n) {
-        return new ContenderSpec(kind, consumers, maxConcurrency, ordering, n, pooled, route, keys);
+        return new ContenderSpec(kind, consumers, maxConcurrency, ordering, n, pooled, route, keys, options);
     }
 
     /** The same, with Camel's pooled exchange factory. */
     ContenderSpec pooledExchanges() {
-        return new ContenderSpec(kind, consumers, maxConcurrency, ordering, maxInFlight, true, route, keys);
+        return new ContenderSpec(kind, consumers, maxConcurrency, ordering, maxInFlight, true, route, keys, options);
     }
 
     /** The same, with route variant {@code r}. */
     ContenderSpec withRoute(RouteVariant r) {
-        return new ContenderSpec(kind, consumers, maxConcurrency, ordering, maxInFlight, pooled, r, keys);
+        return new ContenderSpec(kind, consumers, maxConcurrency, ordering, maxInFlight, pooled, r, keys, options);
     }
 
     /** The same, reading a topic whose keys follow distribution {@code k} ({@link KeyDistribution#id()}). */
     ContenderSpec withKeys(String k) {
-        return new ContenderSpec(kind, consumers, maxConcurrency, ordering, maxInFlight, pooled, route, k);
+        return new ContenderSpec(kind, consumers, maxConcurrency, ordering, maxInFlight, pooled, route, k, options);
+    }
+
+    /** The same kafka-fetch contender with further endpoint options {@code o} ("k=v&amp;k2=v2"). */
+    ContenderSpec withOptions(String o) {
+        return new ContenderSpec(kind, consumers, maxConcurrency, ordering, maxInFlight, pooled, route, keys, o);
     }
 
     /** Same contender, route and keys as {@code o} apart from the kind-specific knobs: comparable in a ratio. */
@@ -103,7 +115,7 @@ record ContenderSpec(String kind, int consumers, int maxConcurrency, String orde
     }
 
     String label() {
-        return kindLabel() + (pooled ? " pooled" : "");
+        return kindLabel() + (pooled ? " pooled" : "") + (options.isEmpty() ? "" : " " + options);
     }
 
     /** The label with the route and, for a keyed topic, the key distribution: "camel-kafka [headers, zipf keys]". */
@@ -153,17 +165,17 @@ record ContenderSpec(String kind, int consumers, int maxConcurrency, String orde
 
     String toArg() {
         return String.join(",", kind, Integer.toString(consumers), Integer.toString(maxConcurrency), ordering,
-                Integer.toString(maxInFlight), Boolean.toString(pooled), route.id());
+                Integer.toString(maxInFlight), Boolean.toString(pooled), route.id(), options);
     }
 
     static ContenderSpec parse(String arg) {
-        String[] p = arg.split(",");
-        if (p.length != 6 && p.length != 7) {
-            throw new IllegalArgumentException("Bad contender spec '" + arg
-                                               + "' (kind,consumers,maxConcurrency,ordering,maxInFlight,pooled[,route])");
+        String[] p = arg.split(",", -1);
+        if (p.length < 6 || p.length > 8) {
+            throw new IllegalArgumentException("Bad contender spec '" + arg + "' (kind,consumers,maxConcurrency,"
+                                               + "ordering,maxInFlight,pooled[,route[,options]])");
         }
         return new ContenderSpec(p[0], Integer.parseInt(p[1]), Integer.parseInt(p[2]), p[3].toUpperCase(Locale.ROOT),
                 Integer.parseInt(p[4]), Boolean.parseBoolean(p[5]),
-                p.length == 7 ? RouteVariant.parse(p[6]) : RouteVariant.PLAIN, "");
+                p.length >= 7 ? RouteVariant.parse(p[6]) : RouteVariant.PLAIN, "", p.length == 8 ? p[7] : "");
     }
 }

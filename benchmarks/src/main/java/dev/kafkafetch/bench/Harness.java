@@ -410,14 +410,15 @@ final class Harness {
                 sleepMs, selected(all), windowMs));
     }
 
+    /** The contenders {@code --only} keeps, each kafka-fetch one followed by its {@code --kf-twin}, if any. */
     private List<ContenderSpec> selected(List<ContenderSpec> specs) {
-        if (cfg.only.isEmpty()) {
-            return specs;
-        }
         List<ContenderSpec> l = new ArrayList<>();
         for (ContenderSpec s : specs) {
-            if (cfg.only.contains(s.kind()) || cfg.only.contains(s.label())) {
+            if (cfg.only.isEmpty() || cfg.only.contains(s.kind()) || cfg.only.contains(s.label())) {
                 l.add(s);
+                if (s.isKafkaFetch() && !cfg.kfTwin.isEmpty()) {
+                    l.add(s.withOptions(cfg.kfTwin));
+                }
             }
         }
         return l;
