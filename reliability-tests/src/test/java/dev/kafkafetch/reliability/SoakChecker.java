@@ -4,7 +4,6 @@ import java.time.Instant;
 import java.time.LocalTime;
 import java.time.ZoneId;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -147,11 +146,6 @@ final class SoakChecker {
         return open;
     }
 
-    /** An execution's time span in one lane. */
-    private record Interval(String exec, String member, SoakHistory.Clock start, SoakHistory.Clock end, int n,
-            long offset) {
-    }
-
     /**
      * @param committed      the group's committed offsets after the final stop (partition to offset)
      * @param endOffsets     the topic's end offsets
@@ -222,14 +216,15 @@ final class SoakChecker {
                 stalledDeadLetters++;
             }
         }
-        Bound bound = dupBound(out.failedExecutions, stalledDeadLetters);
+        SoakDuplicateBound bound = SoakDuplicateBound.of(soakCase, h, out.failedExecutions, stalledDeadLetters);
         long replays = seek.allowedReplays(); // seekTo=BEGINNING replays a member's first partitions
         if (replays > 0) {
-            bound = new Bound(bound.value + replays, bound.formula + "+seekToBeginningReplays" + replays);
+            bound = new SoakDuplicateBound(bound.value() + replays,
+                    bound.formula() + "+seekToBeginningReplays" + replays);
         }
-        if (dups > bound.value) {
+        if (dups > bound.value()) {
             why.add("dup");
-            details.append("  duplicates ").append(dups).append(" > bound ").append(bound.formula).append(" e.g. ")
+            details.append("  duplicates ").append(dups).append(" > bound ").append(bound.formula()).append(" e.g. ")
                     .append(dupExamples).append('\n');
         }
         // a bound near the records produced could not fire: where kafka-fetch makes the commits, whatever the options
@@ -281,15 +276,16 @@ final class SoakChecker {
         int overlaps = 0;
         int inversions = 0;
         if (o.ordered()) {
+            SoakLaneOrder order = new SoakLaneOrder(o, h, byPosition);
             List<String> overlapExamples = new ArrayList<>();
-            overlaps = overlaps(overlapExamples);
+            overlaps = order.overlaps(overlapExamples);
             if (overlaps > 0) {
                 why.add("overlap");
                 details.append("  overlapping executions of one lane (").append(overlaps).append("):\n");
                 overlapExamples.forEach(x -> details.append("    ").append(x).append('\n'));
             }
             List<String> inversionExamples = new ArrayList<>();
-            inversions = inversions(out, inversionExamples);
+            inversions = order.inversions(out, inversionExamples);
             if (inversions > 0) {
                 why.add("order");
                 details.append("  first successes out of offset order (").append(inversions).append("):\n");
@@ -335,7 +331,7 @@ final class SoakChecker {
                     .append(out.unattributedRetryLetters).append('\n');
         }
         List<String> generationExamples = new ArrayList<>();
-        int unexplained = unexplainedGenerationChanges(generationExamples);
+        int unexplained = new SoakGenerations(o, h).unexplainedChanges(generationExamples);
         if (unexplained > 0) {
             why.add("generation");
             details.append("  group generation changes no membership fault explains: ").append(generationExamples)
@@ -375,7 +371,7 @@ final class SoakChecker {
 
         String line = "SOAK seed=" + soakCase.seed() + " options=" + o.describe() + " faults="
                       + soakCase.schedule().describe() + " records=" + produced.size() + " lost=" + lost.size()
-                      + (hang ? " stuck=" + stuck.size() : "") + " dup=" + dups + "/" + Math.min(bound.value, cap)
+                      + (hang ? " stuck=" + stuck.size() : "") + " dup=" + dups + "/" + Math.min(bound.value(), cap)
                       + (tx == null ? ""
                               : " txOut=" + output.outputs() + " txLost=" + tx.lost() + " txDup=" + tx.dups())
                       + " order-violations=" + (overlaps + inversions)
@@ -386,10 +382,10 @@ final class SoakChecker {
                       + ",skipped:" + out.skipped.size() + ",failedExecs:" + out.failedExecutions + ",overlaps:"
                       + overlaps
                       + ",inversions:" + inversions + ",heldMax:" + maxHeld + "/" + o.maxInFlightRecords()
-                      + ",dupRatio:" + ratio(dups, bound.value) + ",commits:" + committedRuns.commitsSeen()
+                      + ",dupRatio:" + ratio(dups, bound.value()) + ",commits:" + committedRuns.commitsSeen()
                       + ",committedReruns:" + reruns.size() + ",dupPerRecord:" + ratio(dups, produced.size());
-        line += " dupBound=" + (cap == Long.MAX_VALUE ? bound.formula + " (manual commits only: no cap)"
-                : "min(" + bound.formula + ";" + MAX_DUP_RATIO + "*records+replays=" + cap + ")");
+        line += " dupBound=" + (cap == Long.MAX_VALUE ? bound.formula() + " (manual commits only: no cap)"
+                : "min(" + bound.formula() + ";" + MAX_DUP_RATIO + "*records+replays=" + cap + ")");
         return new SoakVerdict(soakCase.seed(), line, why.isEmpty(), details.toString());
     }
 
@@ -407,9 +403,6 @@ final class SoakChecker {
         return true;
     }
 
-    private record Bound(long value, String formula) {
-    }
-
     /** Records with at least one retry letter. */
     private static int retriedRecords(SoakOutcomes out) {
         return out.retryLetters.size();
@@ -422,91 +415,6 @@ final class SoakChecker {
         return String.format(Locale.ROOT, "%.3f", (double) dups / bound);
     }
 
-    /**
-     * The duplicate bound of this combination. A committed offset never passes an unfinished record, so a fault
-     * re-delivers at most what was finished but not committed when it hit:
-     * <ul>
-     *   <li>each rebalance (a member's task joining or leaving, including the initial joins and the rejoin after a
-     *       kill or restart): nothing when records finish in offset order and revoke commits everything finished
-     *       (PARTITION with autoCommitEnable, without retry topics), else up to one window
-     *       ({@code maxInFlightRecords}) per task of every member; without autoCommitEnable also what the manual
-     *       commits left behind per partition read (the retry topics' too);</li>
-     *   <li>each SIGKILL: the killed member's tasks' windows plus one commit interval of work ({@code peak} = most
-     *       records completed within any 200 ms); each broker restart: the same for every task of every member;</li>
-     *   <li>each breakOnFirstError seek-back (a failed execution): a window, unless PARTITION order keeps everything
-     *       behind the failed record from starting;</li>
-     *   <li>each record dead-lettered as stalled may still complete; each slow record running through a fault may be
-     *       given up by the revoke and run again.</li>
-     * </ul>
-     * Retry topics add no term of their own: a retry letter is a record of a partition the task reads, in the same
-     * window, so a fault re-delivers it (or its source record, which then fails into a second letter) within the terms
-     * above; a record completes at most once per letter or source delivery.
-     */
-    private Bound dupBound(int failedExecutions, int stalled) {
-        SoakSchedule s = soakCase.schedule();
-        int tasks = o.consumersCount();
-        int members = o.maxMembers();
-        long window = o.maxInFlightRecords();
-        long peak = peakPerCommitInterval();
-        int manualSpan = o.autoCommitEnable() ? 0 : switch (o.manualCommit()) {
-            case "nth" -> o.manualEvery() - 1;
-            case "later" -> (int) window;
-            default -> 0;
-        };
-        // with retries a failed record finishes only when its retry letter is acknowledged, after later ones: PARTITION
-        // order no longer means records finish in offset order
-        boolean inOrder = "PARTITION".equals(o.ordering()) && o.autoCommitEnable() && !o.retries();
-        // manual commits leave up to manualSpan behind in every partition read, retry topics' included
-        int partitionsRead = o.partitions() * (1 + o.retryStages());
-        long perRebalance = (inOrder ? 0 : members * tasks * window) + (long) partitionsRead * manualSpan;
-        int rebalances = Math.max(0, tasks * (o.initialMembers() + 2 * s.count(SoakFault.Kind.RESTART)
-                                              + s.count(SoakFault.Kind.JOIN) + s.count(SoakFault.Kind.LEAVE)
-                                              + s.count(SoakFault.Kind.KILL))
-                                     - 1);
-        int kills = s.count(SoakFault.Kind.KILL);
-        int brokers = s.count(SoakFault.Kind.BROKER);
-        long perKill = tasks * (window + peak) + (long) partitionsRead * manualSpan;
-        long perBroker = members * tasks * (window + peak) + (long) partitionsRead * manualSpan;
-        long perSeekBack = o.breakOnFirstError() && !"PARTITION".equals(o.ordering()) ? window : 0;
-        int faults = rebalances + kills + brokers;
-        long slow = (long) s.plan().slow() * faults;
-        long value = rebalances * perRebalance + kills * perKill + brokers * perBroker
-                     + (long) failedExecutions * perSeekBack + stalled + slow;
-        String formula = "rebalances" + rebalances + "*" + perRebalance + "+kills" + kills + "*" + perKill
-                         + "+brokerRestarts" + brokers + "*" + perBroker + "+seekBacks" + failedExecutions + "*"
-                         + perSeekBack + "+stalled" + stalled + "+slowThroughFaults" + slow + "=" + value
-                         + " (window=" + window + ",peakPer200ms=" + peak + ",tasks=" + tasks + ",members=" + members
-                         + ")";
-        return new Bound(value, formula);
-    }
-
-    private long peakPerCommitInterval() {
-        List<Long> times = new ArrayList<>();
-        Map<String, Integer> recordsPerExec = new HashMap<>();
-        for (SoakHistory.Start s : h.starts) {
-            recordsPerExec.merge(s.exec(), 1, Integer::sum);
-        }
-        recordsPerExec.forEach((exec, count) -> {
-            SoakHistory.End e = h.ends.get(exec);
-            if (e != null && e.ok()) {
-                for (int i = 0; i < count; i++) {
-                    times.add(e.at().micros());
-                }
-            }
-        });
-        times.sort(null);
-        long window = SoakOptions.COMMIT_INTERVAL_MS * 1000L;
-        int peak = 0;
-        int lo = 0;
-        for (int hi = 0; hi < times.size(); hi++) {
-            while (times.get(hi) - times.get(lo) >= window) {
-                lo++;
-            }
-            peak = Math.max(peak, hi - lo + 1);
-        }
-        return peak;
-    }
-
     private Set<String> executionsOf() {
         Set<String> execs = new HashSet<>();
         for (SoakHistory.Start s : h.starts) {
@@ -517,183 +425,6 @@ final class SoakChecker {
 
     private long endOfMember(String exec) {
         return h.endOfMember(exec.substring(0, exec.indexOf('#')));
-    }
-
-    /**
-     * The lane of an execution: its partition (and key). A record read from a retry topic runs in the lane of its
-     * partition there (it left the order of its source partition by design).
-     */
-    private String lane(SoakHistory.Start s) {
-        String partition = s.retried() ? "r" + s.stage() + ":p" + s.retryPartition() : "p" + s.partition();
-        return "KEY".equals(o.ordering()) ? partition + "/" + s.key() : partition;
-    }
-
-    private SoakHistory.Clock endOf(SoakHistory.Start s) {
-        SoakHistory.End e = h.ends.get(s.exec());
-        if (e != null) {
-            return e.at();
-        }
-        long gone = h.endOfMember(s.member());
-        if (gone >= 0) {
-            return new SoakHistory.Clock(s.at().jvm(), Long.MAX_VALUE, gone);
-        }
-        return SoakHistory.Clock.END_OF_TIME;
-    }
-
-    private int overlaps(List<String> examples) {
-        Map<String, Map<String, Interval>> lanes = new HashMap<>();
-        for (SoakHistory.Start s : h.starts) {
-            Integer n = number(s.partition(), s.offset());
-            Map<String, Interval> lane = lanes.computeIfAbsent(lane(s), k -> new HashMap<>());
-            lane.putIfAbsent(s.exec(), new Interval(s.exec(), s.member(), s.at(), endOf(s), n == null ? s.n() : n,
-                    s.offset()));
-        }
-        int count = 0;
-        for (Map.Entry<String, Map<String, Interval>> lane : lanes.entrySet()) {
-            List<Interval> list = new ArrayList<>(lane.getValue().values());
-            list.sort(Comparator.comparingLong(i -> i.start().micros()));
-            List<Interval> active = new ArrayList<>();
-            for (Interval i : list) {
-                active.removeIf(a -> a.end().micros() < i.start().micros());
-                for (Interval a : active) {
-                    if (a.start().compare(i.start()) <= 0 && i.start().compare(a.end()) < 0) {
-                        String excuse = excuse(a, i);
-                        if (excuse == null) {
-                            count++;
-                            if (examples.size() < 10) {
-                                examples.add(lane.getKey() + ": " + describe(a) + " still running when " + describe(i)
-                                             + " started");
-                            }
-                        }
-                    }
-                }
-                active.add(i);
-            }
-        }
-        return count;
-    }
-
-    /** Why an overlap of {@code a} (started first) and {@code b} is allowed, or null when it is a violation. */
-    private String excuse(Interval a, Interval b) {
-        long ageMs = (b.start().micros() - a.start().micros()) / 1000;
-        if (o.deadLetterTopic() && o.stallTimeoutMs() > 0 && ageMs >= o.stallTimeoutMs()) {
-            return "stalled";
-        }
-        if (a.member().equals(b.member()) && o.consumersCount() == 1) {
-            return null;
-        }
-        if (ageMs >= SoakOptions.REVOKE_TIMEOUT_MS) {
-            return "revoke-timeout";
-        }
-        long stop = -1;
-        for (SoakHistory.Life l : h.lives) {
-            if ("broker-stop".equals(l.what())) {
-                stop = l.micros();
-            } else if ("broker-start".equals(l.what()) && stop >= 0) {
-                long until = l.micros() + o.sessionTimeoutMs() * 1000L;
-                if (stop <= b.start().micros() && until >= a.start().micros()) {
-                    return "broker-outage";
-                }
-                stop = -1;
-            }
-        }
-        return null;
-    }
-
-    private static String describe(Interval i) {
-        return "n" + i.n() + "@" + i.offset() + "[" + i.member() + " " + i.exec() + " " + clock(i.start().micros())
-               + ".." + (i.end().micros() == Long.MAX_VALUE ? "never" : clock(i.end().micros())) + "]";
-    }
-
-    private int inversions(SoakOutcomes out, List<String> examples) {
-        Map<Integer, SoakHistory.Start> firstOk = new HashMap<>();
-        for (SoakHistory.Start s : h.starts) {
-            SoakHistory.End e = h.ends.get(s.exec());
-            Integer n = number(s.partition(), s.offset());
-            if (e == null || !e.ok() || n == null || out.dead.containsKey(n) || out.skipped.contains(n)
-                || out.leftOrder.contains(n)) {
-                continue;
-            }
-            firstOk.merge(n, s, (x, y) -> x.at().compare(y.at()) <= 0 ? x : y);
-        }
-        Map<String, List<SoakHistory.Start>> lanes = new HashMap<>();
-        for (SoakHistory.Start s : firstOk.values()) {
-            lanes.computeIfAbsent(lane(s), k -> new ArrayList<>()).add(s);
-        }
-        int count = 0;
-        for (Map.Entry<String, List<SoakHistory.Start>> lane : lanes.entrySet()) {
-            List<SoakHistory.Start> list = lane.getValue();
-            list.sort(Comparator.comparingLong(SoakHistory.Start::offset));
-            SoakHistory.Start latest = null;
-            for (SoakHistory.Start s : list) {
-                if (latest != null && s.at().compare(latest.at()) < 0) {
-                    count++;
-                    if (examples.size() < 10) {
-                        examples.add(lane.getKey() + ": offset " + s.offset() + " (n" + s.n() + ", " + s.member()
-                                     + ") first succeeded at " + clock(s.at().micros()) + ", before offset "
-                                     + latest.offset() + " (n" + latest.n() + ", " + latest.member() + ") at "
-                                     + clock(latest.at().micros()));
-                    }
-                } else {
-                    latest = s;
-                }
-            }
-        }
-        return count;
-    }
-
-    /**
-     * Generation changes of a task (from one known generation to another) with no membership fault — a member
-     * starting, stopping or killed, or a broker stopping or starting — within one session timeout plus 8 s before.
-     * Suspend/resume and slow records (within maxPollIntervalMs thanks to the poll loop) must not cause one.
-     */
-    private int unexplainedGenerationChanges(List<String> examples) {
-        long window = (o.sessionTimeoutMs() + 8000L) * 1000;
-        Map<String, Integer> last = new HashMap<>();
-        List<SoakHistory.Assignment> sorted = new ArrayList<>(h.assignments);
-        sorted.sort(Comparator.comparingLong(SoakHistory.Assignment::micros));
-        // a task's first sample is when it really joins: a child JVM starting under load may take longer than the
-        // window after its start event
-        List<Long> joins = new ArrayList<>();
-        for (SoakHistory.Assignment a : sorted) {
-            if (!last.containsKey(a.member() + "/" + a.task())) {
-                last.put(a.member() + "/" + a.task(), a.generation());
-                joins.add(a.micros());
-            }
-        }
-        last.clear();
-        int count = 0;
-        for (SoakHistory.Assignment a : sorted) {
-            String task = a.member() + "/" + a.task();
-            Integer before = last.put(task, a.generation());
-            if (before == null || before < 0 || a.generation() < 0 || before == a.generation()) {
-                continue;
-            }
-            boolean explained = false;
-            for (long join : joins) {
-                if (join <= a.micros() && join >= a.micros() - window) {
-                    explained = true;
-                    break;
-                }
-            }
-            for (SoakHistory.Life l : h.lives) {
-                boolean membership = switch (l.what()) {
-                    case "start", "stop", "stopped", "kill", "final-stop", "broker-stop", "broker-start" -> true;
-                    default -> false;
-                };
-                if (membership && l.micros() <= a.micros() && l.micros() >= a.micros() - window) {
-                    explained = true;
-                    break;
-                }
-            }
-            if (!explained) {
-                count++;
-                if (examples.size() < 5) {
-                    examples.add(task + " " + before + "->" + a.generation() + " at " + clock(a.micros()));
-                }
-            }
-        }
-        return count;
     }
 
     static String clock(long micros) {
