@@ -12,7 +12,7 @@ import org.apache.camel.spi.ExecutorServiceManager;
  * ({@code camel.threads.virtual.enabled}; Camel's own thread factory would then make it virtual). A fetch thread is
  * one per client and lives as long as the route; it blocks in {@code poll()} for up to {@code pollTimeoutMs}, inside
  * the client's own locks, where a virtual thread would pin its carrier (before Java 24) and could starve the virtual
- * workers of carriers. It still owns its consumer alone (DESIGN §4.1): the task runs on it from start to close.
+ * workers of carriers. It still owns its consumer alone (docs/design.md §4.1): the task runs on it from start to close.
  */
 final class FetchThreadPool {
 

@@ -16,7 +16,7 @@ import org.apache.kafka.clients.producer.Producer;
  * from the registry when exactly one bean of this type exists) or on an endpoint, to wrap or instrument the clients.
  * <p>
  * The properties given are final: the consumer's read raw bytes and never auto-commit, and the fetch task alone uses
- * the consumer it gets (DESIGN §4.1); a factory must return a new client per call and must not use it itself.
+ * the consumer it gets (docs/design.md §4.1); a factory must return a new client per call and must not use it itself.
  */
 public interface KafkaClientFactory {
 

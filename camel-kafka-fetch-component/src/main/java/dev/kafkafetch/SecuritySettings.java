@@ -30,7 +30,7 @@ import static dev.kafkafetch.OptionChecks.putIfSet;
  * saslJaasConfig wins over the built one.
  * <p>
  * Guarantee: a missing or contradictory setting is refused with a message that names the option and never quotes a
- * secret value (DESIGN §4.7, §4.8).
+ * secret value (docs/design.md §4.7, §4.8).
  */
 public final class SecuritySettings {
 

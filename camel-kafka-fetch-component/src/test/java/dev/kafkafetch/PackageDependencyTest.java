@@ -13,8 +13,8 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The share scheme sits above the classic one (DESIGN.md §3a): {@code dev.kafkafetch.share} uses the root package and
- * the engine packages, and nothing outside {@code share} uses {@code share} (an import, a static import or a fully
+ * The share scheme sits above the classic one (docs/design.md §3a): {@code dev.kafkafetch.share} uses the root package
+ * and the engine packages, and nothing outside {@code share} uses {@code share} (an import, a static import or a fully
  * qualified name). Read from the sources, so it needs no class loading and names the file and the line that breaks it.
  */
 class PackageDependencyTest {

@@ -16,12 +16,13 @@ import org.slf4j.LoggerFactory;
  * Commits finished offsets for one fetch task, from the fetch thread only.
  * <p>
  * Guarantee: for every partition it commits at most {@link PartitionState#committable()}, the first offset that is
- * not finished, so a committed offset never runs ahead of the route (DESIGN §4.2). It commits on the interval, soon
- * after records finish (a partition whose committable offset advanced is committed at most every
- * {@code finishedIntervalMs}, so a crash re-delivers little more than what was in flight), and whenever asked (revoke, shutdown, manual commits); a commit that is not on the interval never postpones the next
- * interval commit of the other partitions. A failed commit changes nothing and is retried at the next occasion. With
- * the offset map on, each commit also names the records finished above its offset ({@link OffsetMap}), and a commit is
- * due when only those changed; a map that does not fit is left out, never failing the commit.
+ * not finished, so a committed offset never runs ahead of the route (docs/design.md §4.2). It commits on the interval,
+ * soon after records finish (a partition whose committable offset advanced is committed at most every
+ * {@code finishedIntervalMs}, so a crash re-delivers little more than what was in flight), and whenever asked (revoke,
+ * shutdown, manual commits); a commit that is not on the interval never postpones the next interval commit of the other
+ * partitions. A failed commit changes nothing and is retried at the next occasion. With the offset map on, each commit
+ * also names the records finished above its offset ({@link OffsetMap}), and a commit is due when only those changed; a
+ * map that does not fit is left out, never failing the commit.
  */
 public final class CommitManager {
 

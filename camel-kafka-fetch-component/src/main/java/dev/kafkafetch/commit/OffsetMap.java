@@ -12,7 +12,7 @@ import dev.kafkafetch.window.PartitionState;
 
 /**
  * The finished offsets above a committed offset, written into the commit's metadata, so that a new owner or a
- * restarted task does not route them again (DESIGN §6).
+ * restarted task does not route them again (docs/design.md §6).
  * <p>
  * Format, version 1: {@code "kfo1:"} + unpadded base64url of: the committed offset it belongs to (varint), a kind byte,
  * then either runs ({@code 1}: a varint count, then per run a varint gap of offsets that are not finished and a varint

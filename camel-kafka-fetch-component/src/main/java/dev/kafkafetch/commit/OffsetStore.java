@@ -10,8 +10,8 @@ import org.apache.kafka.common.TopicPartition;
  * strategies): it is told every offset the task committed, and asked where a newly assigned partition starts.
  * <p>
  * Guarantee: {@link #committed} only ever receives offsets the {@link CommitManager} committed, so they never run
- * ahead of the first unfinished record (DESIGN §4.2); a store can therefore be trusted as much as Kafka's committed
- * offsets. Both methods run on the fetch thread; a store shared by several tasks must be thread-safe.
+ * ahead of the first unfinished record (docs/design.md §4.2); a store can therefore be trusted as much as Kafka's
+ * committed offsets. Both methods run on the fetch thread; a store shared by several tasks must be thread-safe.
  */
 public interface OffsetStore {
 

@@ -21,10 +21,10 @@ import org.apache.kafka.common.TopicPartition;
  * {@link Ordering#PARTITION}, a key within a partition for {@link Ordering#KEY}, every batch when batches run in order)
  * run one at a time in the order they were submitted. Lanes are keyed by topic-partition and key, never by the
  * partition's state, so a record still running from before a seek back or a re-assignment keeps blocking its lane
- * (DESIGN §4.6). A record whose partition is retired or waits for a seek back is never started: it is dropped and
- * handed to the next {@link #cancel} call. A record that completes hands its worker thread straight to the next ready
- * one, so a synchronous route costs no thread hop per record. {@link #submitAll} never waits for the route. Finished
- * records go to {@code onDone} exactly once (never cancelled or abandoned ones).
+ * (docs/design.md §4.6). A record whose partition is retired or waits for a seek back is never started: it is dropped
+ * and handed to the next {@link #cancel} call. A record that completes hands its worker thread straight to the next
+ * ready one, so a synchronous route costs no thread hop per record. {@link #submitAll} never waits for the route.
+ * Finished records go to {@code onDone} exactly once (never cancelled or abandoned ones).
  */
 public final class Dispatcher {
 

@@ -29,7 +29,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
  * <p>
  * Guarantee: every item given to {@link #accept} is handed back exactly once through the task's signals (one whose
  * letter the broker keeps rejecting stays unfinished, and its trouble is reported), so nothing counts finished that
- * was neither processed nor safely handed over (DESIGN §6).
+ * was neither processed nor safely handed over (docs/design.md §6).
  */
 public final class FailureRouter implements Consumer<WorkItem> {
 

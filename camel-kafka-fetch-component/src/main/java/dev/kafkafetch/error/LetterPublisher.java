@@ -23,10 +23,10 @@ import org.slf4j.LoggerFactory;
  * <p>
  * Guarantees: {@link #publish} never blocks its caller: sends happen on the publisher's own thread, the only one that
  * may wait for a topic's metadata (up to {@code max.block.ms}), so neither a fetch thread nor a worker ever does
- * (DESIGN §3). {@link Callback#acked} runs only once the broker acknowledged every letter of the call (acks=all,
- * idempotent producer); until then the records stay unfinished and nothing is committed past them. A failed send is
- * retried with a growing backoff until acknowledged or closed; one the broker rejects for good (not retriable, e.g.
- * record too large or not authorized), or that failed {@value #TROUBLE_AFTER} times, is reported through
+ * (docs/design.md §3). {@link Callback#acked} runs only once the broker acknowledged every letter of the call
+ * (acks=all, idempotent producer); until then the records stay unfinished and nothing is committed past them. A failed
+ * send is retried with a growing backoff until acknowledged or closed; one the broker rejects for good (not retriable,
+ * e.g. record too large or not authorized), or that failed {@value #TROUBLE_AFTER} times, is reported through
  * {@link Callback#troubled} (and {@link Callback#recovered} once it went through). Thread-safe.
  */
 public final class LetterPublisher implements AutoCloseable {

@@ -11,7 +11,7 @@ import dev.kafkafetch.security.SecretMasker;
  * The counters of one fetch task and the snapshots built from them.
  * <p>
  * Guarantees: counters are written by the fetch thread only; the last error and the dead-letter trouble may be set
- * from any thread and are masked once, here, before anyone can read them (DESIGN §4.8); a published
+ * from any thread and are masked once, here, before anyone can read them (docs/design.md §4.8); a published
  * {@link TaskSnapshot} is immutable, so readers never block the fetch thread.
  */
 public final class TaskMetrics {

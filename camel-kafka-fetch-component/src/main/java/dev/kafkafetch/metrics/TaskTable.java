@@ -18,7 +18,7 @@ import javax.management.openmbean.TabularType;
  * over the tasks. JDK types only, so any JMX client (JConsole, VisualVM, Hawtio, a JMX exporter) can read it.
  * <p>
  * Guarantee: built from published snapshots only, so reading it never blocks a fetch thread nor touches a
- * KafkaConsumer; the last error is the snapshot's, whose secrets are already masked (DESIGN §4.8).
+ * KafkaConsumer; the last error is the snapshot's, whose secrets are already masked (docs/design.md §4.8).
  */
 public final class TaskTable {
 

@@ -9,7 +9,7 @@ import java.util.regex.Pattern;
 /**
  * Masks secrets in text that is shown to people (last errors in the dev console, health details, logs of errors):
  * every configured secret value (JAAS config, passwords, keys) wherever it appears, and the value of any
- * password-, secret-, token- or JAAS-like assignment an error message might quote (DESIGN §4.8). Immutable and
+ * password-, secret-, token- or JAAS-like assignment an error message might quote (docs/design.md §4.8). Immutable and
  * thread-safe.
  */
 public final class SecretMasker {

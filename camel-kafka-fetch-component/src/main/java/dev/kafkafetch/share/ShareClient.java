@@ -25,7 +25,7 @@ import org.apache.kafka.common.errors.WakeupException;
  * ({@code commitSync}, {@code close}, even the local {@code acknowledge}) is carried out again, and the next poll
  * then returns at once. So no acknowledgement commit or lock renewal is left half-done by a wakeup.
  * <p>
- * Only the fetch thread calls this object, except {@link #wakeup()} (DESIGN §4.1).
+ * Only the fetch thread calls this object, except {@link #wakeup()} (docs/design.md §4.1).
  */
 final class ShareClient {
 

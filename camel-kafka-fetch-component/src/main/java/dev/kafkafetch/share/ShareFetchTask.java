@@ -53,11 +53,11 @@ import org.slf4j.LoggerFactory;
  * <p>
  * Guarantees: every acquired record is acknowledged exactly once by this task, with its decided outcome (ACCEPT only
  * when the route finished it or its dead letter is acknowledged), or left to the broker's lock timeout when the task
- * is stopped or killed before it finished; records held stay within {@code maxPollRecords} (DESIGN §4.3); a stop,
- * a reconnect and a suspend leave the share group through {@link ShareLeave}, which gives back what has not started
- * and still has deliveries left, runs what is on its last delivery, and lets running records finish and accepts them.
- * A pause asked for by the Pausable EIP's listener ({@link SharePausable}) leaves the group the same way, until the
- * listener's resume check says to join again.
+ * is stopped or killed before it finished; records held stay within {@code maxPollRecords} (docs/design.md §4.3); a
+ * stop, a reconnect and a suspend leave the share group through {@link ShareLeave}, which gives back what has not
+ * started and still has deliveries left, runs what is on its last delivery, and lets running records finish and accepts
+ * them. A pause asked for by the Pausable EIP's listener ({@link SharePausable}) leaves the group the same way, until
+ * the listener's resume check says to join again.
  * <p>
  * With {@code consumersPerWindow} above 1, this task's dispatcher shares its {@code maxConcurrency} slots with the
  * other tasks of its member ({@link SharedSlots}): each task keeps its own consumer, records and guarantees above,

@@ -11,8 +11,8 @@ import dev.kafkafetch.dispatch.WorkItem;
  * <p>
  * Guarantees: {@link #offer} never blocks (a lock-free queue). Back-pressure pauses the task's partitions before the
  * records held since the committable offsets, finished or not, plus one more poll could pass
- * {@code maxInFlightRecords} (DESIGN §4.3), and lifts the pause once they fell to the low-water mark; the completion
- * that can bring them there wakes the fetch thread, so it resumes at once instead of at the end of its poll.
+ * {@code maxInFlightRecords} (docs/design.md §4.3), and lifts the pause once they fell to the low-water mark; the
+ * completion that can bring them there wakes the fetch thread, so it resumes at once instead of at the end of its poll.
  */
 final class CompletionQueue {
 

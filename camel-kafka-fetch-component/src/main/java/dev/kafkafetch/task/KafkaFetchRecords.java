@@ -48,9 +48,9 @@ import org.slf4j.LoggerFactory;
  * runs the poll loop, and creates the consumer again when a poll error asks for it.
  * <p>
  * Guarantees: every polled record enters its partition's window before anything else happens in the loop, and the
- * committed offset never passes the first unfinished record (DESIGN §4.2); the records held per task stay within
- * {@code maxInFlightRecords} (§4.3); the loop never waits on the route or on a dead letter between two polls, only in
- * the bounded waits of revoke and stop (§4.4, §4.5). The parts it calls each keep one of these: the
+ * committed offset never passes the first unfinished record (docs/design.md §4.2); the records held per task stay
+ * within {@code maxInFlightRecords} (§4.3); the loop never waits on the route or on a dead letter between two polls,
+ * only in the bounded waits of revoke and stop (§4.4, §4.5). The parts it calls each keep one of these: the
  * {@link PartitionStates} (per-partition state, rebalances, seek backs), the {@link Dispatcher} (order, concurrency),
  * the {@link CompletionQueue} (completions, back-pressure), the {@link FailureRouter}, the {@link CommitManager} and
  * the {@link ManualCommitQueue}, the {@link StallDetector}, the {@link RecordIntake} and the {@link TaskMetrics}.

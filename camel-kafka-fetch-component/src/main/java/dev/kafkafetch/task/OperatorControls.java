@@ -19,14 +19,14 @@ import org.slf4j.LoggerFactory;
 /**
  * An operator's actions on one fetch task, carried out by its fetch thread: requests arrive from any thread (a queue
  * for parks, the route's shared {@link PartitionPauses} for pauses) and {@link #apply} runs them at the loop's next
- * turn, so the KafkaConsumer is only ever touched by its own thread (DESIGN §4.1).
+ * turn, so the KafkaConsumer is only ever touched by its own thread (docs/design.md §4.1).
  * <ul>
  * <li>A paused partition is paused in the consumer (nothing more is fetched) and in the dispatcher (its queued records
  * do not start; running ones finish); other partitions go on. A resume starts its queued records, no seek.</li>
  * <li>A parked record, queued or running, is taken out of the route (a running one is given up on like a stalled one:
  * its thread is not interrupted and its late result is ignored) and dead-lettered now with reason {@code parked}
  * through the task's dead-letter path; once the broker acknowledged the letter it counts finished, so the partition
- * (and its key lane, at once) moves on and commits past it (DESIGN §6).</li>
+ * (and its key lane, at once) moves on and commits past it (docs/design.md §6).</li>
  * </ul>
  * Each action is logged with who asked.
  */

@@ -33,8 +33,8 @@ import org.slf4j.LoggerFactory;
  * <p>
  * Guarantees: on revoke, queued records of the revoked partitions are cancelled, running ones are waited for up to
  * {@code revokeTimeoutMs}, what finished is committed and the state retired, so nothing of it is committed later and
- * nothing unfinished ever is (DESIGN §4.5). A batch that also holds records of kept partitions is dropped whole and
- * those partitions are sought back to it, so a batch is never partly committed. A seek back asked for by a failed
+ * nothing unfinished ever is (docs/design.md §4.5). A batch that also holds records of kept partitions is dropped whole
+ * and those partitions are sought back to it, so a batch is never partly committed. A seek back asked for by a failed
  * record is never done inside a rebalance callback but by the loop after its poll ({@link SeekBacks}).
  */
 final class PartitionStates implements ConsumerRebalanceListener {

@@ -19,9 +19,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Takes what a poll returned: every record enters its partition's window first, before anything else can happen to
- * it (DESIGN §4.2), is decoded, then goes to the batch collector (batching) or straight to the dispatcher, in poll
- * order. A record that could not be deserialized is never put in a batch. A record the commit's offset map names as
- * finished enters its window finished and is not routed again. A retry letter that is not due yet is not taken: its
+ * it (docs/design.md §4.2), is decoded, then goes to the batch collector (batching) or straight to the dispatcher, in
+ * poll order. A record that could not be deserialized is never put in a batch. A record the commit's offset map names
+ * as finished enters its window finished and is not routed again. A retry letter that is not due yet is not taken: its
  * partition is sought back to it and paused until it is due (no thread ever sleeps for it). A record at an offset
  * that is not after the newest one polled from its partition (a consumer interceptor repeating records, offsets
  * re-used after a log truncation) is skipped as already held: logged, counted, never routed again, and the window

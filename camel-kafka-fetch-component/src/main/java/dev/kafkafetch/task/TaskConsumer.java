@@ -36,7 +36,7 @@ import org.apache.kafka.common.errors.WakeupException;
  * left half-done by a wakeup. (Waking the poll for every signal instead of shortening its timeout keeps manual commits
  * and back-pressure resumes prompt.)
  * <p>
- * Only the fetch thread calls this object, except {@link #wakeup()} (DESIGN §4.1).
+ * Only the fetch thread calls this object, except {@link #wakeup()} (docs/design.md §4.1).
  */
 final class TaskConsumer implements CommitManager.Committer {
 

@@ -183,7 +183,7 @@ class DispatcherTest {
         assertThat(items.stream().filter(i -> i.state() == WorkItem.CANCELLED)).hasSize(9);
     }
 
-    /** DESIGN §4.6: a record of an earlier assignment of the partition still holds the partition's lane. */
+    /** docs/design.md §4.6: a record of an earlier assignment of the partition still holds the partition's lane. */
     @Test
     void aLaneOutlivesThePartitionStateItWasOpenedFor() {
         Blocking blocking = new Blocking();

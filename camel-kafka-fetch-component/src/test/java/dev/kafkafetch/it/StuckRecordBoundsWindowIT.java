@@ -18,7 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * One stuck record bounds memory and re-delivery (DESIGN §4 invariant 3): with {@code ordering=UNORDERED}, no stall
+ * One stuck record bounds memory and re-delivery (docs/design.md §4.3): with {@code ordering=UNORDERED}, no stall
  * timeout and one record blocked in the route, the records held since the committable offset — finished or not —
  * stay within {@code maxInFlightRecords}, so the route sees at most that many records of the partition while the
  * record is stuck and the task's in-flight count stays within the bound; once it is released everything completes

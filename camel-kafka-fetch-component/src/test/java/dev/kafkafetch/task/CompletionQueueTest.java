@@ -19,7 +19,7 @@ class CompletionQueueTest {
                 null);
     }
 
-    /** DESIGN §4.3: the bound is on records held, finished ones behind an unfinished one included. */
+    /** docs/design.md §4.3: the bound is on records held, finished ones behind an unfinished one included. */
     @Test
     void pausesBeforeOnePollCouldPassTheBoundAndResumesAtTheLowWaterMark() {
         CompletionQueue queue = new CompletionQueue(1000, 100, wakeups::incrementAndGet);

@@ -14,7 +14,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Secrets never leak through the console (DESIGN §4 invariant 8): when a record fails with an exception whose message
+ * Secrets never leak through the console (docs/design.md §4.8): when a record fails with an exception whose message
  * quotes a password ({@code password="..."}) and a JAAS config ({@code sasl.jaas.config=... password=...;}), the
  * task's last error is shown in TEXT and JSON without the secret.
  */

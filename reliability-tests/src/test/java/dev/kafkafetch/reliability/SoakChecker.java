@@ -35,11 +35,11 @@ import org.apache.kafka.common.TopicPartition;
  *       {@code consumersCount=1}) the only excused overlap is a record abandoned as stalled: with
  *       {@code stallTimeoutMs} and a dead-letter topic the record is dead-lettered and its lane moves on while its
  *       thread still runs, so the later execution started at least {@code stallTimeoutMs} after the earlier one.
- *       Seek-backs, revokes and re-assignments within one task excuse nothing (DESIGN.md invariant 6).
+ *       Seek-backs, revokes and re-assignments within one task excuse nothing (docs/design.md §4.6).
  *       <em>Across members</em> (and across the fetch tasks of one member, which the route cannot tell apart, as they
  *       are distinct group members) an overlap is also excused when a rebalance explains it: the earlier execution
  *       had run at least {@code revokeTimeoutMs} when the later one started (the revoke callback gave it up and the
- *       partition moved on — DESIGN.md invariant 5; a stop waits {@code shutdownTimeout}, which is longer), or a
+ *       partition moved on — docs/design.md §4.5; a stop waits {@code shutdownTimeout}, which is longer), or a
  *       broker was stopped before the later execution started and restarted less than one session timeout before
  *       the earlier one started (its member may have lost the partition without a revoke callback). A SIGKILLed
  *       member's executions end at the kill. No other cross-member overlap is excused: a member still running a

@@ -21,7 +21,7 @@ import org.apache.camel.Route;
  * H member micros task held inFlight            a task's new peak of records held since the committable offset
  * </pre>
  * "Held" is, summed over the task's partitions, position minus committable offset: the records the task keeps since
- * the offset it could commit, finished or not (DESIGN.md invariant 3 bounds it by maxInFlightRecords; the topic has
+ * the offset it could commit, finished or not (docs/design.md §4.3 bounds it by maxInFlightRecords; the topic has
  * no gaps, so offsets count records).
  */
 final class SoakTaskWatcher {
