@@ -13,14 +13,14 @@ import org.apache.kafka.common.header.Header;
 import static org.awaitility.Awaitility.await;
 
 /** Test helpers: a dead-letter topic's records and their headers (as UTF-8 strings), a batch's record exchanges. */
-final class DeadLetters {
+public final class DeadLetters {
 
     private DeadLetters() {
     }
 
     /** Waits until the topic holds at least {@code n} records and returns all of them. */
-    static List<ConsumerRecord<String, String>> awaitRecords(KafkaTestSupport kafka, String topic, int n,
-                                                             Duration timeout) {
+    public static List<ConsumerRecord<String, String>> awaitRecords(KafkaTestSupport kafka, String topic, int n,
+                                                                    Duration timeout) {
         List<ConsumerRecord<String, String>> holder = new ArrayList<>();
         await().atMost(timeout).pollInterval(Duration.ofMillis(200)).until(() -> {
             List<ConsumerRecord<String, String>> all = kafka.readAll(topic, Duration.ofSeconds(5));
@@ -33,12 +33,12 @@ final class DeadLetters {
 
     /** The records of a batch exchange (its body). */
     @SuppressWarnings("unchecked")
-    static List<Exchange> exchanges(Exchange batch) {
+    public static List<Exchange> exchanges(Exchange batch) {
         return batch.getMessage().getBody(List.class);
     }
 
     /** The value of the last header of that name, or null. */
-    static String header(ConsumerRecord<?, ?> record, String name) {
+    public static String header(ConsumerRecord<?, ?> record, String name) {
         Header h = record.headers().lastHeader(name);
         return h == null ? null : new String(h.value(), StandardCharsets.UTF_8);
     }

@@ -18,25 +18,25 @@ import static org.awaitility.Awaitility.await;
 public abstract class KafkaFetchITSupport {
 
     @RegisterExtension
-    static final KafkaBrokerExtension KAFKA = KafkaBrokerExtension.shared();
+    public static final KafkaBrokerExtension KAFKA = KafkaBrokerExtension.shared();
 
     protected static KafkaTestSupport kafka;
     private final java.util.List<CamelContext> contexts = new java.util.ArrayList<>();
 
     @BeforeAll
-    static void connect() {
+    public static void connect() {
         kafka = new KafkaTestSupport(KAFKA.bootstrapServers());
     }
 
     @AfterAll
-    static void disconnect() {
+    public static void disconnect() {
         if (kafka != null) {
             kafka.close();
         }
     }
 
     @AfterEach
-    void stopContexts() {
+    public void stopContexts() {
         for (CamelContext context : contexts) {
             try {
                 context.stop();

@@ -6,7 +6,7 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 /** A String deserializer that fails on the value {@value #MARKER}, as a deserializer does on a corrupt record. */
 public class PoisonMarkerDeserializer extends StringDeserializer {
 
-    static final String MARKER = "POISON-MARKER";
+    public static final String MARKER = "POISON-MARKER";
 
     @Override
     public String deserialize(String topic, byte[] data) {

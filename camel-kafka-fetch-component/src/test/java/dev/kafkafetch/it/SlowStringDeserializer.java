@@ -8,7 +8,7 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  */
 public class SlowStringDeserializer extends StringDeserializer {
 
-    static final java.util.concurrent.atomic.AtomicBoolean SLOWED = new java.util.concurrent.atomic.AtomicBoolean();
+    public static final java.util.concurrent.atomic.AtomicBoolean SLOWED = new java.util.concurrent.atomic.AtomicBoolean();
 
     @Override
     public String deserialize(String topic, byte[] data) {

@@ -6,13 +6,13 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 
 /** Captures what a test's components print (slf4j-simple logs to {@code System.err}) while still printing it. */
-final class TeeStream {
+public final class TeeStream {
 
     private TeeStream() {
     }
 
     /** A stream writing to both {@code original} and {@code copy}. */
-    static PrintStream tee(PrintStream original, OutputStream copy) {
+    public static PrintStream tee(PrintStream original, OutputStream copy) {
         return new PrintStream(new OutputStream() {
             @Override
             public void write(int b) {

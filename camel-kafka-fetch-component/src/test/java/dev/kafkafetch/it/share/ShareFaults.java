@@ -1,0 +1,255 @@
+package dev.kafkafetch.it.share;
+
+import java.time.Duration;
+import java.util.Collection;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+
+import dev.kafkafetch.KafkaClientFactory;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.AcknowledgeType;
+import org.apache.kafka.clients.consumer.AcknowledgementCommitCallback;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaShareConsumer;
+import org.apache.kafka.clients.consumer.ShareConsumer;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.Metric;
+import org.apache.kafka.common.MetricName;
+import org.apache.kafka.common.TopicIdPartition;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.metrics.KafkaMetric;
+
+/**
+ * A {@link KafkaClientFactory} whose share consumers are real {@link KafkaShareConsumer}s with one fault armed at a
+ * time, fired once by whichever consumer makes the call first: on the next {@code commitSync} (a lock renewal's
+ * commit: optionally first waiting, so the acquisition lock runs out and the broker refuses the renewal, then throwing
+ * after the real commit, so its per-partition results are lost) or on the next zero-time {@code poll} (the renewal's
+ * poll), or on the next poll that returns a record on a given delivery (the records are kept back, as a fetch answered
+ * after the poll gave up leaves them in the client's buffer, and the poll waits for a wakeup and throws as a woken
+ * poll does; the next poll returns them). {@link #fired()} tells the test that its premise happened.
+ */
+public final class ShareFaults implements KafkaClientFactory {
+
+    private record CommitFault(long delayMs, RuntimeException thrown) {
+    }
+
+    private final AtomicReference<CommitFault> commitFault = new AtomicReference<>();
+    private final AtomicReference<RuntimeException> zeroPollFault = new AtomicReference<>();
+    private final AtomicInteger keepBackDelivery = new AtomicInteger();
+    private final AtomicInteger fired = new AtomicInteger();
+    private final AtomicInteger adminFailures = new AtomicInteger();
+
+    /** The next commitSync waits {@code delayMs}, commits for real, then throws {@code thrown} (if not null). */
+    public void armCommit(long delayMs, RuntimeException thrown) {
+        commitFault.set(new CommitFault(delayMs, thrown));
+    }
+
+    /** The next zero-time poll throws. */
+    public void armZeroPoll(RuntimeException thrown) {
+        zeroPollFault.set(thrown);
+    }
+
+    /**
+     * The next poll returning a record on delivery {@code delivery} (or later) keeps its records back until the
+     * consumer is woken up (a stop), throws as a woken poll does, and returns them from the poll after.
+     */
+    public void armKeepBack(int delivery) {
+        keepBackDelivery.set(delivery);
+    }
+
+    /** The next {@code times} admin clients cannot be created (as when the brokers refuse or cannot be reached). */
+    public void failAdmin(int times) {
+        adminFailures.set(times);
+    }
+
+    /** How many armed faults fired. */
+    public int fired() {
+        return fired.get();
+    }
+
+    @Override
+    public Consumer<byte[], byte[]> getConsumer(Properties properties) {
+        return KafkaClientFactory.DEFAULT.getConsumer(properties);
+    }
+
+    @Override
+    public Producer<byte[], byte[]> getProducer(Properties properties) {
+        return KafkaClientFactory.DEFAULT.getProducer(properties);
+    }
+
+    @Override
+    public Admin getAdmin(Properties properties) {
+        if (adminFailures.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+            fired.incrementAndGet();
+            throw new KafkaException("injected: no admin client");
+        }
+        return KafkaClientFactory.super.getAdmin(properties);
+    }
+
+    @Override
+    public ShareConsumer<byte[], byte[]> getShareConsumer(Properties properties) {
+        return new Faulty(new KafkaShareConsumer<>(properties));
+    }
+
+    private final class Faulty implements ShareConsumer<byte[], byte[]> {
+        private final ShareConsumer<byte[], byte[]> real;
+        private final CountDownLatch wokenUp = new CountDownLatch(1);
+        private ConsumerRecords<byte[], byte[]> keptBack;
+
+        Faulty(ShareConsumer<byte[], byte[]> real) {
+            this.real = real;
+        }
+
+        @Override
+        public ConsumerRecords<byte[], byte[]> poll(Duration timeout) {
+            if (keptBack != null) {
+                ConsumerRecords<byte[], byte[]> records = keptBack;
+                keptBack = null;
+                return records;
+            }
+            if (timeout.isZero()) {
+                RuntimeException fault = zeroPollFault.getAndSet(null);
+                if (fault != null) {
+                    fired.incrementAndGet();
+                    throw fault;
+                }
+            }
+            ConsumerRecords<byte[], byte[]> records = real.poll(timeout);
+            int delivery = keepBackDelivery.get();
+            if (delivery > 0 && reaches(records, delivery) && keepBackDelivery.compareAndSet(delivery, 0)) {
+                keptBack = records;
+                fired.incrementAndGet();
+                try {
+                    wokenUp.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                throw new WakeupException();
+            }
+            return records;
+        }
+
+        private static boolean reaches(ConsumerRecords<byte[], byte[]> records, int delivery) {
+            for (ConsumerRecord<byte[], byte[]> r : records) {
+                if (r.deliveryCount().orElse((short) 0) >= delivery) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        @Override
+        public Map<TopicIdPartition, Optional<KafkaException>> commitSync(Duration timeout) {
+            CommitFault fault = commitFault.getAndSet(null);
+            if (fault == null) {
+                return real.commitSync(timeout);
+            }
+            fired.incrementAndGet();
+            try {
+                Thread.sleep(fault.delayMs());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            Map<TopicIdPartition, Optional<KafkaException>> results = real.commitSync(timeout);
+            if (fault.thrown() != null) {
+                throw fault.thrown();
+            }
+            return results;
+        }
+
+        @Override
+        public Map<TopicIdPartition, Optional<KafkaException>> commitSync() {
+            return commitSync(Duration.ofMillis(Long.MAX_VALUE));
+        }
+
+        @Override
+        public Set<String> subscription() {
+            return real.subscription();
+        }
+
+        @Override
+        public void subscribe(Collection<String> topics) {
+            real.subscribe(topics);
+        }
+
+        @Override
+        public void unsubscribe() {
+            real.unsubscribe();
+        }
+
+        @Override
+        public void acknowledge(ConsumerRecord<byte[], byte[]> record) {
+            real.acknowledge(record);
+        }
+
+        @Override
+        public void acknowledge(ConsumerRecord<byte[], byte[]> record, AcknowledgeType type) {
+            real.acknowledge(record, type);
+        }
+
+        @Override
+        public void acknowledge(String topic, int partition, long offset, AcknowledgeType type) {
+            real.acknowledge(topic, partition, offset, type);
+        }
+
+        @Override
+        public void commitAsync() {
+            real.commitAsync();
+        }
+
+        @Override
+        public void setAcknowledgementCommitCallback(AcknowledgementCommitCallback callback) {
+            real.setAcknowledgementCommitCallback(callback);
+        }
+
+        @Override
+        public Uuid clientInstanceId(Duration timeout) {
+            return real.clientInstanceId(timeout);
+        }
+
+        @Override
+        public Optional<Integer> acquisitionLockTimeoutMs() {
+            return real.acquisitionLockTimeoutMs();
+        }
+
+        @Override
+        public Map<MetricName, ? extends Metric> metrics() {
+            return real.metrics();
+        }
+
+        @Override
+        public void registerMetricForSubscription(KafkaMetric metric) {
+            real.registerMetricForSubscription(metric);
+        }
+
+        @Override
+        public void unregisterMetricFromSubscription(KafkaMetric metric) {
+            real.unregisterMetricFromSubscription(metric);
+        }
+
+        @Override
+        public void close() {
+            real.close();
+        }
+
+        @Override
+        public void close(Duration timeout) {
+            real.close(timeout);
+        }
+
+        @Override
+        public void wakeup() {
+            wokenUp.countDown();
+            real.wakeup();
+        }
+    }
+}
