@@ -12,6 +12,8 @@ import dev.kafkafetch.commit.OffsetStore;
 import dev.kafkafetch.dispatch.Ordering;
 import dev.kafkafetch.error.RetryTopics;
 import dev.kafkafetch.health.HealthSettings;
+import dev.kafkafetch.health.KafkaFetchConsumerHealthCheck;
+import dev.kafkafetch.health.TransactionDetails;
 import dev.kafkafetch.metrics.JmxCaller;
 import dev.kafkafetch.metrics.ManagedFetchTasks;
 import dev.kafkafetch.metrics.ManagedOperatorActions;
@@ -337,6 +339,24 @@ public class KafkaFetchConsumer extends AbstractKafkaFetchConsumer<KafkaFetchRec
                 settings.pollTimeoutMs(), c.getSessionTimeoutMs(), c.getHeartbeatIntervalMs(),
                 c.getMaxPollIntervalMs() != null ? c.getMaxPollIntervalMs()
                         : HealthSettings.DEFAULT_MAX_POLL_INTERVAL_MS);
+    }
+
+    /** transacted: each task's transactions in the health details ({@link TransactionDetails}). */
+    @Override
+    protected void customize(KafkaFetchConsumerHealthCheck check) {
+        if (settings.transacted()) {
+            check.setTaskDetails(this::transactionDetails);
+        }
+    }
+
+    private Map<String, Object> transactionDetails(String taskName) {
+        for (KafkaFetchRecords task : tasks()) {
+            TxSnapshot tx = task.transactions();
+            if (tx != null && task.threadName().equals(taskName)) {
+                return TransactionDetails.of(tx, System.currentTimeMillis());
+            }
+        }
+        return Map.of();
     }
 
     private RecordDecoder newDecoder(TaskSettings s) {

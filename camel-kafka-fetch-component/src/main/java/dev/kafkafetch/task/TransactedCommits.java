@@ -9,6 +9,7 @@ import java.util.function.Supplier;
 import dev.kafkafetch.commit.CommitManager;
 import dev.kafkafetch.dispatch.WorkItem;
 import dev.kafkafetch.metrics.TaskMetrics;
+import dev.kafkafetch.security.SecretMasker;
 import dev.kafkafetch.tx.RecordOutputs;
 import dev.kafkafetch.tx.TransactionalCommitter;
 import dev.kafkafetch.tx.TxSnapshot;
@@ -34,6 +35,10 @@ final class TransactedCommits {
     private final String taskName;
     private final TransactionalCommitter committer;
     private final PartitionStates partitions;
+    private final SecretMasker masker;
+    /** The last abort text as the committer gave it, and masked: masked once per abort, not per snapshot. */
+    private String rawAbort;
+    private String maskedAbort;
 
     TransactedCommits(String taskName, Properties producerProperties,
                       Function<Properties, Producer<byte[], byte[]>> producers, TaskSettings settings,
@@ -42,6 +47,7 @@ final class TransactedCommits {
                 () -> consumer.get().groupMetadata(), settings.commitTimeoutMs());
         this.partitions = partitions;
         this.taskName = taskName;
+        this.masker = settings.masker();
     }
 
     CommitManager.Committer committer() {
@@ -106,8 +112,18 @@ final class TransactedCommits {
         return Next.GO_ON;
     }
 
+    /** The committer's snapshot with the last abort's text masked (DESIGN §4.8: console, health, meters show it). */
     TxSnapshot snapshot(long nowMs) {
-        return committer.snapshot(nowMs);
+        TxSnapshot s = committer.snapshot(nowMs);
+        String abort = s.lastAbort();
+        if (abort == null) {
+            return s;
+        }
+        if (!abort.equals(rawAbort)) {
+            rawAbort = abort;
+            maskedAbort = masker.mask(abort);
+        }
+        return s.withLastAbort(maskedAbort);
     }
 
     void close() {
