@@ -42,8 +42,8 @@ class SoakIT {
      * The CI combinations (about 3 minutes together on 2 cores), picked from a long run of 250: six failed on the
      * component before the fetch-task rebuild, each on a different defect, and must pass after it; the seventh is a
      * control that passed; the next ones failed after the rebuild, each on a defect fixed since; the last is a
-     * transacted pipeline (issue 27) under a SIGKILL and a broker restart. The README of this module says what each
-     * covers.
+     * transacted pipeline (issue 27): three members, KEY, dead letters, a suspend and a broker restart. The README of
+     * this module says what each covers.
      */
     static final long[] CI_SEEDS = {
         6853209322855359059L, // batching hands an undeserializable record to the route; SIGKILL, join
@@ -57,6 +57,7 @@ class SoakIT {
         6517121191564368095L, // a batch dropped behind a failed one left its other partition unsought
         8504527014228270023L, // re-delivered batch records said attempt 1, so breakOnFirstErrorMaxAttempts never hit
         121L, // seekTo=END, consumersCount 2, a restart, retry topics: a pending retry letter was skipped at the restart
+        6957363929301021558L, // transacted, 3 members, KEY, dead letters, suspend, broker restart: output exactly once
     };
 
     /**
