@@ -73,7 +73,7 @@ public class KafkaFetchConfiguration extends KafkaFetchClientConfiguration {
               description = "A record still in the route after this many ms is reported as stalled (WARN with the thread's stack, metric); with a deadLetterTopic it is dead-lettered so its partition moves on. 0 = off.")
     private long stallTimeoutMs = 0;
     @UriParam(label = "consumer",
-              description = "Topic receiving the records that are still failed after Camel's error handler (and stalled ones), with provenance headers. A record counts as finished once the broker acknowledged its dead letter.")
+              description = "Topic receiving the records that are still failed after Camel's error handler (and stalled ones), with provenance headers. A record counts as finished once the broker acknowledged its dead letter. With transacted=true the letter is sent in the fetch task's transaction that commits the record's offset, so an aborted transaction takes it back (read it read_committed).")
     private String deadLetterTopic;
     @UriParam(label = "consumer",
               description = "Non-blocking retries: a comma list of increasing durations (e.g. 1s,30s,5m). A record still failed after Camel's error handler goes to retry topic 1, 2, ... in turn and is routed again from there once its delay passed (its retry topic's partition is paused meanwhile; nothing sleeps); after the last one it goes to the deadLetterTopic, or is logged and skipped. The route consumes its own retry topics. A retried record leaves its partition's and key's order. Not with breakOnFirstError.")

@@ -73,7 +73,9 @@ public class KafkaFetchConsumer extends AbstractKafkaFetchConsumer<KafkaFetchRec
     public KafkaFetchConsumer(KafkaFetchEndpoint endpoint, Processor processor, TaskSettings settings) {
         super(endpoint, processor, new Frame("kafka-fetch", "KafkaFetch", settings.subscription(), settings.groupId(),
                 settings.maxConcurrency(),
-                settings.failureRules().sendsLetters() ? settings.producerProperties() : null,
+                // transacted: dead letters go out in the fetch tasks' transactions, not through a letter producer
+                settings.failureRules().sendsLetters() && !settings.transacted() ? settings.producerProperties()
+                        : null,
                 settings.shutdownTimeoutMs() + settings.commitTimeoutMs() + 5000,
                 Math.min(settings.commitTimeoutMs(), 5000) + 1000));
         this.settings = settings;

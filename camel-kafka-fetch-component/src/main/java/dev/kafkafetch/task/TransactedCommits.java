@@ -25,7 +25,9 @@ import org.slf4j.LoggerFactory;
  * task goes through, the outputs of each finished record, and the partitions of an aborted transaction read again.
  * <p>
  * Guarantees: a record's outputs are handed on only when its window counted it finished (a record that failed, was
- * dropped or belongs to a retired partition sends nothing, and its buffer is sealed so later sends fail in the route);
+ * dropped or belongs to a retired partition sends nothing, and its buffer is sealed so later sends fail in the route;
+ * a record that failed for good sends only its dead letter, in the transaction that commits its offset, so an abort
+ * takes the letter back with the offset);
  * after an abort the loop reads the aborted partitions again before any further commit. Fetch thread only.
  */
 final class TransactedCommits {
@@ -66,8 +68,9 @@ final class TransactedCommits {
     /** The record's execution is over; {@code counted}: its window counted it finished (it was not dropped). */
     void finished(WorkItem record, boolean counted, boolean failed) {
         RecordOutputs outputs = record.outputs();
+        boolean deadLetter = outputs != null && outputs.holdsLetter();
         List<ProducerRecord<byte[], byte[]>> sends = outputs != null ? outputs.seal() : List.of();
-        if (counted && !failed) {
+        if (counted && (!failed || deadLetter)) {
             committer.finished(record.partitionState(), record.offset(), sends);
         }
     }

@@ -66,7 +66,9 @@ public class KafkaFetchComponentConfiguration extends KafkaFetchClientComponentC
 
     /**
      * Topic receiving the records that are still failed after Camel's error handler (and stalled ones), with
-     * provenance headers. A record counts as finished once the broker acknowledged its dead letter.
+     * provenance headers. A record counts as finished once the broker acknowledged its dead letter. With
+     * transacted=true the letter is sent in the fetch task's transaction that commits the record's offset, so an
+     * aborted transaction takes it back (read it read_committed).
      */
     private String deadLetterTopic;
 
