@@ -52,12 +52,16 @@ public class KafkaFetchComponentConfigurer extends PropertyConfigurerSupport imp
         case "bridgeerrorhandler":
         case "bridgeErrorHandler": target.setBridgeErrorHandler(property(camelContext, boolean.class, value)); return true;
         case "brokers": getOrCreateConfiguration(target).setBrokers(property(camelContext, java.lang.String.class, value)); return true;
+        case "buffermemorysize":
+        case "bufferMemorySize": getOrCreateConfiguration(target).setBufferMemorySize(property(camelContext, java.lang.Integer.class, value)); return true;
         case "checkcrcs":
         case "checkCrcs": getOrCreateConfiguration(target).setCheckCrcs(property(camelContext, java.lang.Boolean.class, value)); return true;
         case "clientid":
         case "clientId": getOrCreateConfiguration(target).setClientId(property(camelContext, java.lang.String.class, value)); return true;
         case "committimeoutms":
         case "commitTimeoutMs": getOrCreateConfiguration(target).setCommitTimeoutMs(property(camelContext, java.lang.Long.class, value)); return true;
+        case "compressioncodec":
+        case "compressionCodec": getOrCreateConfiguration(target).setCompressionCodec(property(camelContext, java.lang.String.class, value)); return true;
         case "configuration": target.setConfiguration(property(camelContext, dev.kafkafetch.KafkaFetchConfiguration.class, value)); return true;
         case "consumerrequesttimeoutms":
         case "consumerRequestTimeoutMs": getOrCreateConfiguration(target).setConsumerRequestTimeoutMs(property(camelContext, java.lang.Integer.class, value)); return true;
@@ -71,6 +75,10 @@ public class KafkaFetchComponentConfigurer extends PropertyConfigurerSupport imp
         case "createRetryTopics": getOrCreateConfiguration(target).setCreateRetryTopics(property(camelContext, boolean.class, value)); return true;
         case "deadlettertopic":
         case "deadLetterTopic": getOrCreateConfiguration(target).setDeadLetterTopic(property(camelContext, java.lang.String.class, value)); return true;
+        case "deliverytimeoutms":
+        case "deliveryTimeoutMs": getOrCreateConfiguration(target).setDeliveryTimeoutMs(property(camelContext, java.lang.Integer.class, value)); return true;
+        case "enableidempotence":
+        case "enableIdempotence": getOrCreateConfiguration(target).setEnableIdempotence(property(camelContext, boolean.class, value)); return true;
         case "fetchmaxbytes":
         case "fetchMaxBytes": getOrCreateConfiguration(target).setFetchMaxBytes(property(camelContext, java.lang.Integer.class, value)); return true;
         case "fetchminbytes":
@@ -121,16 +129,24 @@ public class KafkaFetchComponentConfigurer extends PropertyConfigurerSupport imp
         case "keyDeserializer": getOrCreateConfiguration(target).setKeyDeserializer(property(camelContext, java.lang.String.class, value)); return true;
         case "lazystartproducer":
         case "lazyStartProducer": target.setLazyStartProducer(property(camelContext, boolean.class, value)); return true;
+        case "lingerms":
+        case "lingerMs": getOrCreateConfiguration(target).setLingerMs(property(camelContext, java.lang.Integer.class, value)); return true;
+        case "maxblockms":
+        case "maxBlockMs": getOrCreateConfiguration(target).setMaxBlockMs(property(camelContext, java.lang.Integer.class, value)); return true;
         case "maxconcurrency":
         case "maxConcurrency": getOrCreateConfiguration(target).setMaxConcurrency(property(camelContext, int.class, value)); return true;
         case "maxinflightrecords":
         case "maxInFlightRecords": getOrCreateConfiguration(target).setMaxInFlightRecords(property(camelContext, int.class, value)); return true;
+        case "maxinflightrequest":
+        case "maxInFlightRequest": getOrCreateConfiguration(target).setMaxInFlightRequest(property(camelContext, java.lang.Integer.class, value)); return true;
         case "maxpartitionfetchbytes":
         case "maxPartitionFetchBytes": getOrCreateConfiguration(target).setMaxPartitionFetchBytes(property(camelContext, java.lang.Integer.class, value)); return true;
         case "maxpollintervalms":
         case "maxPollIntervalMs": getOrCreateConfiguration(target).setMaxPollIntervalMs(property(camelContext, java.lang.Integer.class, value)); return true;
         case "maxpollrecords":
         case "maxPollRecords": getOrCreateConfiguration(target).setMaxPollRecords(property(camelContext, java.lang.Integer.class, value)); return true;
+        case "maxrequestsize":
+        case "maxRequestSize": getOrCreateConfiguration(target).setMaxRequestSize(property(camelContext, java.lang.Integer.class, value)); return true;
         case "metadatamaxagems":
         case "metadataMaxAgeMs": getOrCreateConfiguration(target).setMetadataMaxAgeMs(property(camelContext, java.lang.Integer.class, value)); return true;
         case "metricsperpartition":
@@ -160,8 +176,17 @@ public class KafkaFetchComponentConfigurer extends PropertyConfigurerSupport imp
         case "pollTimeoutMs": getOrCreateConfiguration(target).setPollTimeoutMs(property(camelContext, java.lang.Long.class, value)); return true;
         case "prevalidatehostandport":
         case "preValidateHostAndPort": getOrCreateConfiguration(target).setPreValidateHostAndPort(property(camelContext, boolean.class, value)); return true;
+        case "producerbatchsize":
+        case "producerBatchSize": getOrCreateConfiguration(target).setProducerBatchSize(property(camelContext, java.lang.Integer.class, value)); return true;
+        case "receivebufferbytes":
+        case "receiveBufferBytes": getOrCreateConfiguration(target).setReceiveBufferBytes(property(camelContext, java.lang.Integer.class, value)); return true;
         case "reconnectbackoffmaxms":
         case "reconnectBackoffMaxMs": getOrCreateConfiguration(target).setReconnectBackoffMaxMs(property(camelContext, java.lang.Integer.class, value)); return true;
+        case "requestrequiredacks":
+        case "requestRequiredAcks": getOrCreateConfiguration(target).setRequestRequiredAcks(property(camelContext, java.lang.String.class, value)); return true;
+        case "requesttimeoutms":
+        case "requestTimeoutMs": getOrCreateConfiguration(target).setRequestTimeoutMs(property(camelContext, java.lang.Integer.class, value)); return true;
+        case "retries": getOrCreateConfiguration(target).setRetries(property(camelContext, java.lang.Integer.class, value)); return true;
         case "retrybackoffmaxms":
         case "retryBackoffMaxMs": getOrCreateConfiguration(target).setRetryBackoffMaxMs(property(camelContext, java.lang.Integer.class, value)); return true;
         case "retrybackoffms":
@@ -190,6 +215,8 @@ public class KafkaFetchComponentConfigurer extends PropertyConfigurerSupport imp
         case "securityProtocol": getOrCreateConfiguration(target).setSecurityProtocol(property(camelContext, java.lang.String.class, value)); return true;
         case "seekto":
         case "seekTo": getOrCreateConfiguration(target).setSeekTo(property(camelContext, dev.kafkafetch.task.SeekPolicy.class, value)); return true;
+        case "sendbufferbytes":
+        case "sendBufferBytes": getOrCreateConfiguration(target).setSendBufferBytes(property(camelContext, java.lang.Integer.class, value)); return true;
         case "sessiontimeoutms":
         case "sessionTimeoutMs": getOrCreateConfiguration(target).setSessionTimeoutMs(property(camelContext, java.lang.Integer.class, value)); return true;
         case "shutdowntimeout":
@@ -279,12 +306,16 @@ public class KafkaFetchComponentConfigurer extends PropertyConfigurerSupport imp
         case "bridgeerrorhandler":
         case "bridgeErrorHandler": return boolean.class;
         case "brokers": return java.lang.String.class;
+        case "buffermemorysize":
+        case "bufferMemorySize": return java.lang.Integer.class;
         case "checkcrcs":
         case "checkCrcs": return java.lang.Boolean.class;
         case "clientid":
         case "clientId": return java.lang.String.class;
         case "committimeoutms":
         case "commitTimeoutMs": return java.lang.Long.class;
+        case "compressioncodec":
+        case "compressionCodec": return java.lang.String.class;
         case "configuration": return dev.kafkafetch.KafkaFetchConfiguration.class;
         case "consumerrequesttimeoutms":
         case "consumerRequestTimeoutMs": return java.lang.Integer.class;
@@ -298,6 +329,10 @@ public class KafkaFetchComponentConfigurer extends PropertyConfigurerSupport imp
         case "createRetryTopics": return boolean.class;
         case "deadlettertopic":
         case "deadLetterTopic": return java.lang.String.class;
+        case "deliverytimeoutms":
+        case "deliveryTimeoutMs": return java.lang.Integer.class;
+        case "enableidempotence":
+        case "enableIdempotence": return boolean.class;
         case "fetchmaxbytes":
         case "fetchMaxBytes": return java.lang.Integer.class;
         case "fetchminbytes":
@@ -348,16 +383,24 @@ public class KafkaFetchComponentConfigurer extends PropertyConfigurerSupport imp
         case "keyDeserializer": return java.lang.String.class;
         case "lazystartproducer":
         case "lazyStartProducer": return boolean.class;
+        case "lingerms":
+        case "lingerMs": return java.lang.Integer.class;
+        case "maxblockms":
+        case "maxBlockMs": return java.lang.Integer.class;
         case "maxconcurrency":
         case "maxConcurrency": return int.class;
         case "maxinflightrecords":
         case "maxInFlightRecords": return int.class;
+        case "maxinflightrequest":
+        case "maxInFlightRequest": return java.lang.Integer.class;
         case "maxpartitionfetchbytes":
         case "maxPartitionFetchBytes": return java.lang.Integer.class;
         case "maxpollintervalms":
         case "maxPollIntervalMs": return java.lang.Integer.class;
         case "maxpollrecords":
         case "maxPollRecords": return java.lang.Integer.class;
+        case "maxrequestsize":
+        case "maxRequestSize": return java.lang.Integer.class;
         case "metadatamaxagems":
         case "metadataMaxAgeMs": return java.lang.Integer.class;
         case "metricsperpartition":
@@ -387,8 +430,17 @@ public class KafkaFetchComponentConfigurer extends PropertyConfigurerSupport imp
         case "pollTimeoutMs": return java.lang.Long.class;
         case "prevalidatehostandport":
         case "preValidateHostAndPort": return boolean.class;
+        case "producerbatchsize":
+        case "producerBatchSize": return java.lang.Integer.class;
+        case "receivebufferbytes":
+        case "receiveBufferBytes": return java.lang.Integer.class;
         case "reconnectbackoffmaxms":
         case "reconnectBackoffMaxMs": return java.lang.Integer.class;
+        case "requestrequiredacks":
+        case "requestRequiredAcks": return java.lang.String.class;
+        case "requesttimeoutms":
+        case "requestTimeoutMs": return java.lang.Integer.class;
+        case "retries": return java.lang.Integer.class;
         case "retrybackoffmaxms":
         case "retryBackoffMaxMs": return java.lang.Integer.class;
         case "retrybackoffms":
@@ -417,6 +469,8 @@ public class KafkaFetchComponentConfigurer extends PropertyConfigurerSupport imp
         case "securityProtocol": return java.lang.String.class;
         case "seekto":
         case "seekTo": return dev.kafkafetch.task.SeekPolicy.class;
+        case "sendbufferbytes":
+        case "sendBufferBytes": return java.lang.Integer.class;
         case "sessiontimeoutms":
         case "sessionTimeoutMs": return java.lang.Integer.class;
         case "shutdowntimeout":
@@ -502,12 +556,16 @@ public class KafkaFetchComponentConfigurer extends PropertyConfigurerSupport imp
         case "bridgeerrorhandler":
         case "bridgeErrorHandler": return target.isBridgeErrorHandler();
         case "brokers": return getOrCreateConfiguration(target).getBrokers();
+        case "buffermemorysize":
+        case "bufferMemorySize": return getOrCreateConfiguration(target).getBufferMemorySize();
         case "checkcrcs":
         case "checkCrcs": return getOrCreateConfiguration(target).getCheckCrcs();
         case "clientid":
         case "clientId": return getOrCreateConfiguration(target).getClientId();
         case "committimeoutms":
         case "commitTimeoutMs": return getOrCreateConfiguration(target).getCommitTimeoutMs();
+        case "compressioncodec":
+        case "compressionCodec": return getOrCreateConfiguration(target).getCompressionCodec();
         case "configuration": return target.getConfiguration();
         case "consumerrequesttimeoutms":
         case "consumerRequestTimeoutMs": return getOrCreateConfiguration(target).getConsumerRequestTimeoutMs();
@@ -521,6 +579,10 @@ public class KafkaFetchComponentConfigurer extends PropertyConfigurerSupport imp
         case "createRetryTopics": return getOrCreateConfiguration(target).isCreateRetryTopics();
         case "deadlettertopic":
         case "deadLetterTopic": return getOrCreateConfiguration(target).getDeadLetterTopic();
+        case "deliverytimeoutms":
+        case "deliveryTimeoutMs": return getOrCreateConfiguration(target).getDeliveryTimeoutMs();
+        case "enableidempotence":
+        case "enableIdempotence": return getOrCreateConfiguration(target).isEnableIdempotence();
         case "fetchmaxbytes":
         case "fetchMaxBytes": return getOrCreateConfiguration(target).getFetchMaxBytes();
         case "fetchminbytes":
@@ -571,16 +633,24 @@ public class KafkaFetchComponentConfigurer extends PropertyConfigurerSupport imp
         case "keyDeserializer": return getOrCreateConfiguration(target).getKeyDeserializer();
         case "lazystartproducer":
         case "lazyStartProducer": return target.isLazyStartProducer();
+        case "lingerms":
+        case "lingerMs": return getOrCreateConfiguration(target).getLingerMs();
+        case "maxblockms":
+        case "maxBlockMs": return getOrCreateConfiguration(target).getMaxBlockMs();
         case "maxconcurrency":
         case "maxConcurrency": return getOrCreateConfiguration(target).getMaxConcurrency();
         case "maxinflightrecords":
         case "maxInFlightRecords": return getOrCreateConfiguration(target).getMaxInFlightRecords();
+        case "maxinflightrequest":
+        case "maxInFlightRequest": return getOrCreateConfiguration(target).getMaxInFlightRequest();
         case "maxpartitionfetchbytes":
         case "maxPartitionFetchBytes": return getOrCreateConfiguration(target).getMaxPartitionFetchBytes();
         case "maxpollintervalms":
         case "maxPollIntervalMs": return getOrCreateConfiguration(target).getMaxPollIntervalMs();
         case "maxpollrecords":
         case "maxPollRecords": return getOrCreateConfiguration(target).getMaxPollRecords();
+        case "maxrequestsize":
+        case "maxRequestSize": return getOrCreateConfiguration(target).getMaxRequestSize();
         case "metadatamaxagems":
         case "metadataMaxAgeMs": return getOrCreateConfiguration(target).getMetadataMaxAgeMs();
         case "metricsperpartition":
@@ -610,8 +680,17 @@ public class KafkaFetchComponentConfigurer extends PropertyConfigurerSupport imp
         case "pollTimeoutMs": return getOrCreateConfiguration(target).getPollTimeoutMs();
         case "prevalidatehostandport":
         case "preValidateHostAndPort": return getOrCreateConfiguration(target).isPreValidateHostAndPort();
+        case "producerbatchsize":
+        case "producerBatchSize": return getOrCreateConfiguration(target).getProducerBatchSize();
+        case "receivebufferbytes":
+        case "receiveBufferBytes": return getOrCreateConfiguration(target).getReceiveBufferBytes();
         case "reconnectbackoffmaxms":
         case "reconnectBackoffMaxMs": return getOrCreateConfiguration(target).getReconnectBackoffMaxMs();
+        case "requestrequiredacks":
+        case "requestRequiredAcks": return getOrCreateConfiguration(target).getRequestRequiredAcks();
+        case "requesttimeoutms":
+        case "requestTimeoutMs": return getOrCreateConfiguration(target).getRequestTimeoutMs();
+        case "retries": return getOrCreateConfiguration(target).getRetries();
         case "retrybackoffmaxms":
         case "retryBackoffMaxMs": return getOrCreateConfiguration(target).getRetryBackoffMaxMs();
         case "retrybackoffms":
@@ -640,6 +719,8 @@ public class KafkaFetchComponentConfigurer extends PropertyConfigurerSupport imp
         case "securityProtocol": return getOrCreateConfiguration(target).getSecurityProtocol();
         case "seekto":
         case "seekTo": return getOrCreateConfiguration(target).getSeekTo();
+        case "sendbufferbytes":
+        case "sendBufferBytes": return getOrCreateConfiguration(target).getSendBufferBytes();
         case "sessiontimeoutms":
         case "sessionTimeoutMs": return getOrCreateConfiguration(target).getSessionTimeoutMs();
         case "shutdowntimeout":

@@ -43,12 +43,16 @@ public class KafkaFetchEndpointConfigurer extends PropertyConfigurerSupport impl
         case "bridgeerrorhandler":
         case "bridgeErrorHandler": target.setBridgeErrorHandler(property(camelContext, boolean.class, value)); return true;
         case "brokers": target.getConfiguration().setBrokers(property(camelContext, java.lang.String.class, value)); return true;
+        case "buffermemorysize":
+        case "bufferMemorySize": target.getConfiguration().setBufferMemorySize(property(camelContext, java.lang.Integer.class, value)); return true;
         case "checkcrcs":
         case "checkCrcs": target.getConfiguration().setCheckCrcs(property(camelContext, java.lang.Boolean.class, value)); return true;
         case "clientid":
         case "clientId": target.getConfiguration().setClientId(property(camelContext, java.lang.String.class, value)); return true;
         case "committimeoutms":
         case "commitTimeoutMs": target.getConfiguration().setCommitTimeoutMs(property(camelContext, java.lang.Long.class, value)); return true;
+        case "compressioncodec":
+        case "compressionCodec": target.getConfiguration().setCompressionCodec(property(camelContext, java.lang.String.class, value)); return true;
         case "consumerrequesttimeoutms":
         case "consumerRequestTimeoutMs": target.getConfiguration().setConsumerRequestTimeoutMs(property(camelContext, java.lang.Integer.class, value)); return true;
         case "consumerscount":
@@ -57,6 +61,10 @@ public class KafkaFetchEndpointConfigurer extends PropertyConfigurerSupport impl
         case "createRetryTopics": target.getConfiguration().setCreateRetryTopics(property(camelContext, boolean.class, value)); return true;
         case "deadlettertopic":
         case "deadLetterTopic": target.getConfiguration().setDeadLetterTopic(property(camelContext, java.lang.String.class, value)); return true;
+        case "deliverytimeoutms":
+        case "deliveryTimeoutMs": target.getConfiguration().setDeliveryTimeoutMs(property(camelContext, java.lang.Integer.class, value)); return true;
+        case "enableidempotence":
+        case "enableIdempotence": target.getConfiguration().setEnableIdempotence(property(camelContext, boolean.class, value)); return true;
         case "exceptionhandler":
         case "exceptionHandler": target.setExceptionHandler(property(camelContext, org.apache.camel.spi.ExceptionHandler.class, value)); return true;
         case "exchangepattern":
@@ -107,16 +115,24 @@ public class KafkaFetchEndpointConfigurer extends PropertyConfigurerSupport impl
         case "keyDeserializer": target.getConfiguration().setKeyDeserializer(property(camelContext, java.lang.String.class, value)); return true;
         case "lazystartproducer":
         case "lazyStartProducer": target.setLazyStartProducer(property(camelContext, boolean.class, value)); return true;
+        case "lingerms":
+        case "lingerMs": target.getConfiguration().setLingerMs(property(camelContext, java.lang.Integer.class, value)); return true;
+        case "maxblockms":
+        case "maxBlockMs": target.getConfiguration().setMaxBlockMs(property(camelContext, java.lang.Integer.class, value)); return true;
         case "maxconcurrency":
         case "maxConcurrency": target.getConfiguration().setMaxConcurrency(property(camelContext, int.class, value)); return true;
         case "maxinflightrecords":
         case "maxInFlightRecords": target.getConfiguration().setMaxInFlightRecords(property(camelContext, int.class, value)); return true;
+        case "maxinflightrequest":
+        case "maxInFlightRequest": target.getConfiguration().setMaxInFlightRequest(property(camelContext, java.lang.Integer.class, value)); return true;
         case "maxpartitionfetchbytes":
         case "maxPartitionFetchBytes": target.getConfiguration().setMaxPartitionFetchBytes(property(camelContext, java.lang.Integer.class, value)); return true;
         case "maxpollintervalms":
         case "maxPollIntervalMs": target.getConfiguration().setMaxPollIntervalMs(property(camelContext, java.lang.Integer.class, value)); return true;
         case "maxpollrecords":
         case "maxPollRecords": target.getConfiguration().setMaxPollRecords(property(camelContext, java.lang.Integer.class, value)); return true;
+        case "maxrequestsize":
+        case "maxRequestSize": target.getConfiguration().setMaxRequestSize(property(camelContext, java.lang.Integer.class, value)); return true;
         case "metadatamaxagems":
         case "metadataMaxAgeMs": target.getConfiguration().setMetadataMaxAgeMs(property(camelContext, java.lang.Integer.class, value)); return true;
         case "metricsperpartition":
@@ -144,8 +160,17 @@ public class KafkaFetchEndpointConfigurer extends PropertyConfigurerSupport impl
         case "pollTimeoutMs": target.getConfiguration().setPollTimeoutMs(property(camelContext, java.lang.Long.class, value)); return true;
         case "prevalidatehostandport":
         case "preValidateHostAndPort": target.getConfiguration().setPreValidateHostAndPort(property(camelContext, boolean.class, value)); return true;
+        case "producerbatchsize":
+        case "producerBatchSize": target.getConfiguration().setProducerBatchSize(property(camelContext, java.lang.Integer.class, value)); return true;
+        case "receivebufferbytes":
+        case "receiveBufferBytes": target.getConfiguration().setReceiveBufferBytes(property(camelContext, java.lang.Integer.class, value)); return true;
         case "reconnectbackoffmaxms":
         case "reconnectBackoffMaxMs": target.getConfiguration().setReconnectBackoffMaxMs(property(camelContext, java.lang.Integer.class, value)); return true;
+        case "requestrequiredacks":
+        case "requestRequiredAcks": target.getConfiguration().setRequestRequiredAcks(property(camelContext, java.lang.String.class, value)); return true;
+        case "requesttimeoutms":
+        case "requestTimeoutMs": target.getConfiguration().setRequestTimeoutMs(property(camelContext, java.lang.Integer.class, value)); return true;
+        case "retries": target.getConfiguration().setRetries(property(camelContext, java.lang.Integer.class, value)); return true;
         case "retrybackoffmaxms":
         case "retryBackoffMaxMs": target.getConfiguration().setRetryBackoffMaxMs(property(camelContext, java.lang.Integer.class, value)); return true;
         case "retrybackoffms":
@@ -174,6 +199,8 @@ public class KafkaFetchEndpointConfigurer extends PropertyConfigurerSupport impl
         case "securityProtocol": target.getConfiguration().setSecurityProtocol(property(camelContext, java.lang.String.class, value)); return true;
         case "seekto":
         case "seekTo": target.getConfiguration().setSeekTo(property(camelContext, dev.kafkafetch.task.SeekPolicy.class, value)); return true;
+        case "sendbufferbytes":
+        case "sendBufferBytes": target.getConfiguration().setSendBufferBytes(property(camelContext, java.lang.Integer.class, value)); return true;
         case "sessiontimeoutms":
         case "sessionTimeoutMs": target.getConfiguration().setSessionTimeoutMs(property(camelContext, java.lang.Integer.class, value)); return true;
         case "shutdowntimeout":
@@ -248,12 +275,16 @@ public class KafkaFetchEndpointConfigurer extends PropertyConfigurerSupport impl
         case "bridgeerrorhandler":
         case "bridgeErrorHandler": return boolean.class;
         case "brokers": return java.lang.String.class;
+        case "buffermemorysize":
+        case "bufferMemorySize": return java.lang.Integer.class;
         case "checkcrcs":
         case "checkCrcs": return java.lang.Boolean.class;
         case "clientid":
         case "clientId": return java.lang.String.class;
         case "committimeoutms":
         case "commitTimeoutMs": return java.lang.Long.class;
+        case "compressioncodec":
+        case "compressionCodec": return java.lang.String.class;
         case "consumerrequesttimeoutms":
         case "consumerRequestTimeoutMs": return java.lang.Integer.class;
         case "consumerscount":
@@ -262,6 +293,10 @@ public class KafkaFetchEndpointConfigurer extends PropertyConfigurerSupport impl
         case "createRetryTopics": return boolean.class;
         case "deadlettertopic":
         case "deadLetterTopic": return java.lang.String.class;
+        case "deliverytimeoutms":
+        case "deliveryTimeoutMs": return java.lang.Integer.class;
+        case "enableidempotence":
+        case "enableIdempotence": return boolean.class;
         case "exceptionhandler":
         case "exceptionHandler": return org.apache.camel.spi.ExceptionHandler.class;
         case "exchangepattern":
@@ -312,16 +347,24 @@ public class KafkaFetchEndpointConfigurer extends PropertyConfigurerSupport impl
         case "keyDeserializer": return java.lang.String.class;
         case "lazystartproducer":
         case "lazyStartProducer": return boolean.class;
+        case "lingerms":
+        case "lingerMs": return java.lang.Integer.class;
+        case "maxblockms":
+        case "maxBlockMs": return java.lang.Integer.class;
         case "maxconcurrency":
         case "maxConcurrency": return int.class;
         case "maxinflightrecords":
         case "maxInFlightRecords": return int.class;
+        case "maxinflightrequest":
+        case "maxInFlightRequest": return java.lang.Integer.class;
         case "maxpartitionfetchbytes":
         case "maxPartitionFetchBytes": return java.lang.Integer.class;
         case "maxpollintervalms":
         case "maxPollIntervalMs": return java.lang.Integer.class;
         case "maxpollrecords":
         case "maxPollRecords": return java.lang.Integer.class;
+        case "maxrequestsize":
+        case "maxRequestSize": return java.lang.Integer.class;
         case "metadatamaxagems":
         case "metadataMaxAgeMs": return java.lang.Integer.class;
         case "metricsperpartition":
@@ -349,8 +392,17 @@ public class KafkaFetchEndpointConfigurer extends PropertyConfigurerSupport impl
         case "pollTimeoutMs": return java.lang.Long.class;
         case "prevalidatehostandport":
         case "preValidateHostAndPort": return boolean.class;
+        case "producerbatchsize":
+        case "producerBatchSize": return java.lang.Integer.class;
+        case "receivebufferbytes":
+        case "receiveBufferBytes": return java.lang.Integer.class;
         case "reconnectbackoffmaxms":
         case "reconnectBackoffMaxMs": return java.lang.Integer.class;
+        case "requestrequiredacks":
+        case "requestRequiredAcks": return java.lang.String.class;
+        case "requesttimeoutms":
+        case "requestTimeoutMs": return java.lang.Integer.class;
+        case "retries": return java.lang.Integer.class;
         case "retrybackoffmaxms":
         case "retryBackoffMaxMs": return java.lang.Integer.class;
         case "retrybackoffms":
@@ -379,6 +431,8 @@ public class KafkaFetchEndpointConfigurer extends PropertyConfigurerSupport impl
         case "securityProtocol": return java.lang.String.class;
         case "seekto":
         case "seekTo": return dev.kafkafetch.task.SeekPolicy.class;
+        case "sendbufferbytes":
+        case "sendBufferBytes": return java.lang.Integer.class;
         case "sessiontimeoutms":
         case "sessionTimeoutMs": return java.lang.Integer.class;
         case "shutdowntimeout":
@@ -454,12 +508,16 @@ public class KafkaFetchEndpointConfigurer extends PropertyConfigurerSupport impl
         case "bridgeerrorhandler":
         case "bridgeErrorHandler": return target.isBridgeErrorHandler();
         case "brokers": return target.getConfiguration().getBrokers();
+        case "buffermemorysize":
+        case "bufferMemorySize": return target.getConfiguration().getBufferMemorySize();
         case "checkcrcs":
         case "checkCrcs": return target.getConfiguration().getCheckCrcs();
         case "clientid":
         case "clientId": return target.getConfiguration().getClientId();
         case "committimeoutms":
         case "commitTimeoutMs": return target.getConfiguration().getCommitTimeoutMs();
+        case "compressioncodec":
+        case "compressionCodec": return target.getConfiguration().getCompressionCodec();
         case "consumerrequesttimeoutms":
         case "consumerRequestTimeoutMs": return target.getConfiguration().getConsumerRequestTimeoutMs();
         case "consumerscount":
@@ -468,6 +526,10 @@ public class KafkaFetchEndpointConfigurer extends PropertyConfigurerSupport impl
         case "createRetryTopics": return target.getConfiguration().isCreateRetryTopics();
         case "deadlettertopic":
         case "deadLetterTopic": return target.getConfiguration().getDeadLetterTopic();
+        case "deliverytimeoutms":
+        case "deliveryTimeoutMs": return target.getConfiguration().getDeliveryTimeoutMs();
+        case "enableidempotence":
+        case "enableIdempotence": return target.getConfiguration().isEnableIdempotence();
         case "exceptionhandler":
         case "exceptionHandler": return target.getExceptionHandler();
         case "exchangepattern":
@@ -518,16 +580,24 @@ public class KafkaFetchEndpointConfigurer extends PropertyConfigurerSupport impl
         case "keyDeserializer": return target.getConfiguration().getKeyDeserializer();
         case "lazystartproducer":
         case "lazyStartProducer": return target.isLazyStartProducer();
+        case "lingerms":
+        case "lingerMs": return target.getConfiguration().getLingerMs();
+        case "maxblockms":
+        case "maxBlockMs": return target.getConfiguration().getMaxBlockMs();
         case "maxconcurrency":
         case "maxConcurrency": return target.getConfiguration().getMaxConcurrency();
         case "maxinflightrecords":
         case "maxInFlightRecords": return target.getConfiguration().getMaxInFlightRecords();
+        case "maxinflightrequest":
+        case "maxInFlightRequest": return target.getConfiguration().getMaxInFlightRequest();
         case "maxpartitionfetchbytes":
         case "maxPartitionFetchBytes": return target.getConfiguration().getMaxPartitionFetchBytes();
         case "maxpollintervalms":
         case "maxPollIntervalMs": return target.getConfiguration().getMaxPollIntervalMs();
         case "maxpollrecords":
         case "maxPollRecords": return target.getConfiguration().getMaxPollRecords();
+        case "maxrequestsize":
+        case "maxRequestSize": return target.getConfiguration().getMaxRequestSize();
         case "metadatamaxagems":
         case "metadataMaxAgeMs": return target.getConfiguration().getMetadataMaxAgeMs();
         case "metricsperpartition":
@@ -555,8 +625,17 @@ public class KafkaFetchEndpointConfigurer extends PropertyConfigurerSupport impl
         case "pollTimeoutMs": return target.getConfiguration().getPollTimeoutMs();
         case "prevalidatehostandport":
         case "preValidateHostAndPort": return target.getConfiguration().isPreValidateHostAndPort();
+        case "producerbatchsize":
+        case "producerBatchSize": return target.getConfiguration().getProducerBatchSize();
+        case "receivebufferbytes":
+        case "receiveBufferBytes": return target.getConfiguration().getReceiveBufferBytes();
         case "reconnectbackoffmaxms":
         case "reconnectBackoffMaxMs": return target.getConfiguration().getReconnectBackoffMaxMs();
+        case "requestrequiredacks":
+        case "requestRequiredAcks": return target.getConfiguration().getRequestRequiredAcks();
+        case "requesttimeoutms":
+        case "requestTimeoutMs": return target.getConfiguration().getRequestTimeoutMs();
+        case "retries": return target.getConfiguration().getRetries();
         case "retrybackoffmaxms":
         case "retryBackoffMaxMs": return target.getConfiguration().getRetryBackoffMaxMs();
         case "retrybackoffms":
@@ -585,6 +664,8 @@ public class KafkaFetchEndpointConfigurer extends PropertyConfigurerSupport impl
         case "securityProtocol": return target.getConfiguration().getSecurityProtocol();
         case "seekto":
         case "seekTo": return target.getConfiguration().getSeekTo();
+        case "sendbufferbytes":
+        case "sendBufferBytes": return target.getConfiguration().getSendBufferBytes();
         case "sessiontimeoutms":
         case "sessionTimeoutMs": return target.getConfiguration().getSessionTimeoutMs();
         case "shutdowntimeout":

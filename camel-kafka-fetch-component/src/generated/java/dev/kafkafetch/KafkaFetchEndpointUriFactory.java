@@ -24,7 +24,7 @@ public class KafkaFetchEndpointUriFactory extends org.apache.camel.support.compo
     private static final Set<String> ENDPOINT_IDENTITY_PROPERTY_NAMES;
     private static final Map<String, String> MULTI_VALUE_PREFIXES;
     static {
-        Set<String> props = new HashSet<>(102);
+        Set<String> props = new HashSet<>(116);
         props.add("additionalProperties");
         props.add("allowManualCommit");
         props.add("autoCommitEnable");
@@ -36,13 +36,17 @@ public class KafkaFetchEndpointUriFactory extends org.apache.camel.support.compo
         props.add("breakOnFirstErrorMaxAttempts");
         props.add("bridgeErrorHandler");
         props.add("brokers");
+        props.add("bufferMemorySize");
         props.add("checkCrcs");
         props.add("clientId");
         props.add("commitTimeoutMs");
+        props.add("compressionCodec");
         props.add("consumerRequestTimeoutMs");
         props.add("consumersCount");
         props.add("createRetryTopics");
         props.add("deadLetterTopic");
+        props.add("deliveryTimeoutMs");
+        props.add("enableIdempotence");
         props.add("exceptionHandler");
         props.add("exchangePattern");
         props.add("fetchMaxBytes");
@@ -68,11 +72,15 @@ public class KafkaFetchEndpointUriFactory extends org.apache.camel.support.compo
         props.add("kerberosRenewWindowFactor");
         props.add("keyDeserializer");
         props.add("lazyStartProducer");
+        props.add("lingerMs");
+        props.add("maxBlockMs");
         props.add("maxConcurrency");
         props.add("maxInFlightRecords");
+        props.add("maxInFlightRequest");
         props.add("maxPartitionFetchBytes");
         props.add("maxPollIntervalMs");
         props.add("maxPollRecords");
+        props.add("maxRequestSize");
         props.add("metadataMaxAgeMs");
         props.add("metricsPerPartition");
         props.add("oauthClientId");
@@ -87,7 +95,12 @@ public class KafkaFetchEndpointUriFactory extends org.apache.camel.support.compo
         props.add("pollOnError");
         props.add("pollTimeoutMs");
         props.add("preValidateHostAndPort");
+        props.add("producerBatchSize");
+        props.add("receiveBufferBytes");
         props.add("reconnectBackoffMaxMs");
+        props.add("requestRequiredAcks");
+        props.add("requestTimeoutMs");
+        props.add("retries");
         props.add("retryBackoffMaxMs");
         props.add("retryBackoffMs");
         props.add("retryDelays");
@@ -102,6 +115,7 @@ public class KafkaFetchEndpointUriFactory extends org.apache.camel.support.compo
         props.add("schemaRegistryURL");
         props.add("securityProtocol");
         props.add("seekTo");
+        props.add("sendBufferBytes");
         props.add("sessionTimeoutMs");
         props.add("shutdownTimeout");
         props.add("specificAvroReader");

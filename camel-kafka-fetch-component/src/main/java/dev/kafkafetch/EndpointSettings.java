@@ -199,7 +199,8 @@ final class EndpointSettings extends ConsumerSettingsFactory {
             }
             prefix = "kafka-fetch-" + client.groupId() + "-" + member;
         }
-        return new TxSettings(prefix.trim(), common, timeoutMs, client.commitTimeoutMs());
+        return new TxSettings(prefix.trim(), common, ProducerTuning.settings(checks, o, client.commitTimeoutMs()),
+                timeoutMs);
     }
 
     /**

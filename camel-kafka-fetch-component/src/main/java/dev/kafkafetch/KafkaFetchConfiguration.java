@@ -73,7 +73,7 @@ public class KafkaFetchConfiguration extends KafkaFetchClientConfiguration {
               description = "A record still in the route after this many ms is reported as stalled (WARN with the thread's stack, metric); with a deadLetterTopic it is dead-lettered so its partition moves on. 0 = off.")
     private long stallTimeoutMs = 0;
     @UriParam(label = "consumer",
-              description = "Topic receiving the records that are still failed after Camel's error handler (and stalled ones), with provenance headers. A record counts as finished once the broker acknowledged its dead letter.")
+              description = "Topic receiving the records that are still failed after Camel's error handler (and stalled ones), with provenance headers. A record counts as finished once the broker acknowledged its dead letter. With transacted=true the letter is sent in the fetch task's transaction that commits the record's offset, so an aborted transaction takes it back (read it read_committed).")
     private String deadLetterTopic;
     @UriParam(label = "consumer",
               description = "Non-blocking retries: a comma list of increasing durations (e.g. 1s,30s,5m). A record still failed after Camel's error handler goes to retry topic 1, 2, ... in turn and is routed again from there once its delay passed (its retry topic's partition is paused meanwhile; nothing sleeps); after the last one it goes to the deadLetterTopic, or is logged and skipped. The route consumes its own retry topics. A retried record leaves its partition's and key's order. Not with breakOnFirstError.")
@@ -88,7 +88,7 @@ public class KafkaFetchConfiguration extends KafkaFetchClientConfiguration {
               description = "Whether each commit also names, in its metadata, the records finished above the committed offset (they finish out of order with maxConcurrency above 1), so that a new owner of the partition or a restarted route does not route them again. Applies to the component's own commits (autoCommitEnable=true). A map that does not fit the broker's offset.metadata.max.bytes is left out; metadata that is not such a map is ignored.")
     private boolean offsetMap = true;
     @UriParam(label = "consumer", defaultValue = "false",
-              description = "Exactly once from Kafka to Kafka: the route's sends to kafka-fetch producer endpoints (to(\"kafka-fetch:out\")) are held with their input record until it is finished, then sent in the fetch task's Kafka transaction together with the offsets (and offset map) that count it finished, on each commit (autoCommitIntervalMs, finishedCommitIntervalMs, revoke, stop). A read_committed reader sees each output once; an aborted transaction reads its records again. Each fetch task has one transactional producer (see transactionalIdPrefix). Needs autoCommitEnable=true; refused with allowManualCommit, batching, breakOnFirstError and retryDelays. Side effects outside Kafka are not covered.")
+              description = "Exactly once from Kafka to Kafka: the route's sends to kafka-fetch producer endpoints (to(\"kafka-fetch:out\")) are held with their input record until it is finished, then sent in the fetch task's Kafka transaction together with the offsets (and offset map) that count it finished, on each commit (autoCommitIntervalMs, finishedCommitIntervalMs, revoke, stop). A read_committed reader sees each output once; an aborted transaction reads its records again. Each fetch task has one transactional producer (see transactionalIdPrefix). Needs autoCommitEnable=true; refused with allowManualCommit, batching, breakOnFirstError and retryDelays. Side effects outside Kafka are not covered. The producers take camel-kafka's producer options that apply to them (lingerMs, producerBatchSize, compressionCodec, maxRequestSize, bufferMemorySize, sendBufferBytes, receiveBufferBytes, maxInFlightRequest, retries, requestTimeoutMs, deliveryTimeoutMs, maxBlockMs); acks stays all and idempotence on.")
     private boolean transacted = false;
     @UriParam(label = "consumer,advanced",
               description = "With transacted=true, the prefix of the fetch tasks' transactional.id (task i appends -i). It must be unique per route member in the cluster and the same after the member restarts, so that the restarted member fences its predecessor and aborts what it left open. Default: kafka-fetch-<groupId>-<groupInstanceId or clientId>; transacted=true without any of the three is refused.")
@@ -96,6 +96,48 @@ public class KafkaFetchConfiguration extends KafkaFetchClientConfiguration {
     @UriParam(label = "consumer,advanced", defaultValue = "60000", javaType = "java.time.Duration",
               description = "With transacted=true, Kafka's transaction.timeout.ms of the fetch tasks' producers: how long a transaction left open by a member that died may block read_committed readers when no restart of the member fences it.")
     private Long transactionTimeoutMs = 60000L;
+    @UriParam(label = "consumer,advanced", defaultValue = "5",
+              description = "With transacted=true (the fetch tasks' transactional producers, as camel-kafka's producer option): Kafka's linger.ms: how long the producer waits for more records of a partition before it sends a batch; a transaction's commit sends what waits at once.")
+    private Integer lingerMs = 5;
+    @UriParam(label = "consumer,advanced", defaultValue = "16384",
+              description = "With transacted=true (the fetch tasks' transactional producers, as camel-kafka's producer option): Kafka's batch.size: the bytes of one partition's batch (0 disables batching).")
+    private Integer producerBatchSize = 16384;
+    @UriParam(label = "consumer,advanced", defaultValue = "none", enums = "none,gzip,snappy,lz4,zstd",
+              description = "With transacted=true (the fetch tasks' transactional producers, as camel-kafka's producer option): Kafka's compression.type for the output records: none, gzip, snappy, lz4 or zstd.")
+    private String compressionCodec = "none";
+    @UriParam(label = "consumer,advanced", defaultValue = "1048576",
+              description = "With transacted=true (the fetch tasks' transactional producers, as camel-kafka's producer option): Kafka's max.request.size: the largest request, and so the largest output record; a larger one fails its send and aborts its transaction (its records are read again).")
+    private Integer maxRequestSize = 1048576;
+    @UriParam(label = "consumer,advanced", defaultValue = "33554432",
+              description = "With transacted=true (the fetch tasks' transactional producers, as camel-kafka's producer option): Kafka's buffer.memory: the bytes the producer may buffer for records not yet sent.")
+    private Integer bufferMemorySize = 33554432;
+    @UriParam(label = "consumer,advanced", defaultValue = "131072",
+              description = "With transacted=true (the fetch tasks' transactional producers, as camel-kafka's producer option): Kafka's send.buffer.bytes: the TCP send buffer (SO_SNDBUF; -1 the operating system's default).")
+    private Integer sendBufferBytes = 131072;
+    @UriParam(label = "consumer,advanced", defaultValue = "65536",
+              description = "With transacted=true (the fetch tasks' transactional producers, as camel-kafka's producer option): Kafka's receive.buffer.bytes: the TCP receive buffer (SO_RCVBUF; -1 the operating system's default).")
+    private Integer receiveBufferBytes = 65536;
+    @UriParam(label = "consumer,advanced", defaultValue = "5",
+              description = "With transacted=true (the fetch tasks' transactional producers, as camel-kafka's producer option): Kafka's max.in.flight.requests.per.connection: 1 to 5 (an idempotent producer keeps order up to 5; more is refused).")
+    private Integer maxInFlightRequest = 5;
+    @UriParam(label = "consumer,advanced",
+              description = "With transacted=true (the fetch tasks' transactional producers, as camel-kafka's producer option): Kafka's retries: at least 1 (an idempotent producer must retry; 0 is refused). Unset: Kafka's default, bounded by deliveryTimeoutMs.")
+    private Integer retries;
+    @UriParam(label = "consumer,advanced",
+              description = "With transacted=true (the fetch tasks' transactional producers, as camel-kafka's producer option): Kafka's request.timeout.ms: how long the producer waits for a broker's response. Default: commitTimeoutMs (at least 1000), not camel-kafka's 30000, so that a commit does not wait on one request longer than it may block.")
+    private Integer requestTimeoutMs;
+    @UriParam(label = "consumer,advanced",
+              description = "With transacted=true (the fetch tasks' transactional producers, as camel-kafka's producer option): Kafka's delivery.timeout.ms: how long a send may take, retries included; at least lingerMs + requestTimeoutMs. Default: commitTimeoutMs + 1000 (at least 2000, and at least lingerMs + requestTimeoutMs), not camel-kafka's 120000.")
+    private Integer deliveryTimeoutMs;
+    @UriParam(label = "consumer,advanced",
+              description = "With transacted=true (the fetch tasks' transactional producers, as camel-kafka's producer option): Kafka's max.block.ms: how long a transaction's begin, sends, offsets and commit may block the fetch thread; at most commitTimeoutMs. Default: commitTimeoutMs, not camel-kafka's 60000.")
+    private Integer maxBlockMs;
+    @UriParam(label = "consumer,advanced", defaultValue = "all", enums = "all,-1,0,1",
+              description = "With transacted=true (the fetch tasks' transactional producers, as camel-kafka's producer option): Kafka's acks: only all (or -1) is accepted, since a transactional producer is idempotent; any other value is refused. Accepted so that a camel-kafka producer's options can be carried over.")
+    private String requestRequiredAcks = "all";
+    @UriParam(label = "consumer,advanced", defaultValue = "true",
+              description = "With transacted=true (the fetch tasks' transactional producers, as camel-kafka's producer option): Kafka's enable.idempotence: only true is accepted (a transactional producer is idempotent); false is refused. Accepted so that a camel-kafka producer's options can be carried over.")
+    private boolean enableIdempotence = true;
     @UriParam(label = "consumer,advanced", defaultValue = "false",
               description = "Whether to publish per-partition Micrometer meters (kafka.fetch.partition.lag, kafka.fetch.partition.in.flight, kafka.fetch.partition.held, tagged with topic and partition) besides the per fetch task ones. Off by default to keep the number of series small. Meters are registered only when Micrometer is on the classpath and a MeterRegistry is in the Camel registry.")
     private boolean metricsPerPartition = false;
@@ -332,6 +374,118 @@ public class KafkaFetchConfiguration extends KafkaFetchClientConfiguration {
 
     public void setTransactionTimeoutMs(Long transactionTimeoutMs) {
         this.transactionTimeoutMs = transactionTimeoutMs;
+    }
+
+    public Integer getLingerMs() {
+        return lingerMs;
+    }
+
+    public void setLingerMs(Integer lingerMs) {
+        this.lingerMs = lingerMs;
+    }
+
+    public Integer getProducerBatchSize() {
+        return producerBatchSize;
+    }
+
+    public void setProducerBatchSize(Integer producerBatchSize) {
+        this.producerBatchSize = producerBatchSize;
+    }
+
+    public String getCompressionCodec() {
+        return compressionCodec;
+    }
+
+    public void setCompressionCodec(String compressionCodec) {
+        this.compressionCodec = compressionCodec;
+    }
+
+    public Integer getMaxRequestSize() {
+        return maxRequestSize;
+    }
+
+    public void setMaxRequestSize(Integer maxRequestSize) {
+        this.maxRequestSize = maxRequestSize;
+    }
+
+    public Integer getBufferMemorySize() {
+        return bufferMemorySize;
+    }
+
+    public void setBufferMemorySize(Integer bufferMemorySize) {
+        this.bufferMemorySize = bufferMemorySize;
+    }
+
+    public Integer getSendBufferBytes() {
+        return sendBufferBytes;
+    }
+
+    public void setSendBufferBytes(Integer sendBufferBytes) {
+        this.sendBufferBytes = sendBufferBytes;
+    }
+
+    public Integer getReceiveBufferBytes() {
+        return receiveBufferBytes;
+    }
+
+    public void setReceiveBufferBytes(Integer receiveBufferBytes) {
+        this.receiveBufferBytes = receiveBufferBytes;
+    }
+
+    public Integer getMaxInFlightRequest() {
+        return maxInFlightRequest;
+    }
+
+    public void setMaxInFlightRequest(Integer maxInFlightRequest) {
+        this.maxInFlightRequest = maxInFlightRequest;
+    }
+
+    public Integer getRetries() {
+        return retries;
+    }
+
+    public void setRetries(Integer retries) {
+        this.retries = retries;
+    }
+
+    public Integer getRequestTimeoutMs() {
+        return requestTimeoutMs;
+    }
+
+    public void setRequestTimeoutMs(Integer requestTimeoutMs) {
+        this.requestTimeoutMs = requestTimeoutMs;
+    }
+
+    public Integer getDeliveryTimeoutMs() {
+        return deliveryTimeoutMs;
+    }
+
+    public void setDeliveryTimeoutMs(Integer deliveryTimeoutMs) {
+        this.deliveryTimeoutMs = deliveryTimeoutMs;
+    }
+
+    public Integer getMaxBlockMs() {
+        return maxBlockMs;
+    }
+
+    public void setMaxBlockMs(Integer maxBlockMs) {
+        this.maxBlockMs = maxBlockMs;
+    }
+
+    public String getRequestRequiredAcks() {
+        return requestRequiredAcks;
+    }
+
+    public void setRequestRequiredAcks(String requestRequiredAcks) {
+        this.requestRequiredAcks = requestRequiredAcks;
+    }
+
+    public boolean isEnableIdempotence() {
+        return enableIdempotence;
+    }
+
+    public void setEnableIdempotence(boolean enableIdempotence) {
+        this.enableIdempotence = enableIdempotence;
     }
 
     public boolean isMetricsPerPartition() {

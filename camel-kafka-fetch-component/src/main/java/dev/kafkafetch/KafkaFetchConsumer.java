@@ -12,6 +12,8 @@ import dev.kafkafetch.commit.OffsetStore;
 import dev.kafkafetch.dispatch.Ordering;
 import dev.kafkafetch.error.RetryTopics;
 import dev.kafkafetch.health.HealthSettings;
+import dev.kafkafetch.health.KafkaFetchConsumerHealthCheck;
+import dev.kafkafetch.health.TransactionDetails;
 import dev.kafkafetch.metrics.JmxCaller;
 import dev.kafkafetch.metrics.ManagedFetchTasks;
 import dev.kafkafetch.metrics.ManagedOperatorActions;
@@ -71,7 +73,9 @@ public class KafkaFetchConsumer extends AbstractKafkaFetchConsumer<KafkaFetchRec
     public KafkaFetchConsumer(KafkaFetchEndpoint endpoint, Processor processor, TaskSettings settings) {
         super(endpoint, processor, new Frame("kafka-fetch", "KafkaFetch", settings.subscription(), settings.groupId(),
                 settings.maxConcurrency(),
-                settings.failureRules().sendsLetters() ? settings.producerProperties() : null,
+                // transacted: dead letters go out in the fetch tasks' transactions, not through a letter producer
+                settings.failureRules().sendsLetters() && !settings.transacted() ? settings.producerProperties()
+                        : null,
                 settings.shutdownTimeoutMs() + settings.commitTimeoutMs() + 5000,
                 Math.min(settings.commitTimeoutMs(), 5000) + 1000));
         this.settings = settings;
@@ -337,6 +341,24 @@ public class KafkaFetchConsumer extends AbstractKafkaFetchConsumer<KafkaFetchRec
                 settings.pollTimeoutMs(), c.getSessionTimeoutMs(), c.getHeartbeatIntervalMs(),
                 c.getMaxPollIntervalMs() != null ? c.getMaxPollIntervalMs()
                         : HealthSettings.DEFAULT_MAX_POLL_INTERVAL_MS);
+    }
+
+    /** transacted: each task's transactions in the health details ({@link TransactionDetails}). */
+    @Override
+    protected void customize(KafkaFetchConsumerHealthCheck check) {
+        if (settings.transacted()) {
+            check.setTaskDetails(this::transactionDetails);
+        }
+    }
+
+    private Map<String, Object> transactionDetails(String taskName) {
+        for (KafkaFetchRecords task : tasks()) {
+            TxSnapshot tx = task.transactions();
+            if (tx != null && task.threadName().equals(taskName)) {
+                return TransactionDetails.of(tx, System.currentTimeMillis());
+            }
+        }
+        return Map.of();
     }
 
     private RecordDecoder newDecoder(TaskSettings s) {

@@ -7,6 +7,7 @@ import java.util.function.Predicate;
 
 import dev.kafkafetch.tx.RecordOutputs;
 import dev.kafkafetch.window.PartitionState;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Headers;
 
@@ -293,6 +294,19 @@ public final class WorkItem {
         RecordOutputs o = new RecordOutputs();
         outputs = o;
         return o;
+    }
+
+    /**
+     * Transacted: the record is dead-lettered inside the transaction: its letter becomes its only output (also when
+     * it never ran, as a parked record), and it counts dead-lettered.
+     */
+    public void holdDeadLetter(ProducerRecord<byte[], byte[]> letter) {
+        RecordOutputs o = outputs;
+        if (o == null) {
+            o = holdOutputs();
+        }
+        o.sealWithLetter(letter);
+        markDeadLettered();
     }
 
     /** Fetch thread: when the task took it from a poll (epoch ms), 0 when unknown. */

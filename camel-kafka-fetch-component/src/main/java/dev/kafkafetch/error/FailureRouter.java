@@ -21,7 +21,9 @@ import org.apache.kafka.clients.producer.ProducerRecord;
  * <li>a record still failed after Camel's error handler, with attempts left under {@code breakOnFirstError}, asks for
  * a seek back to it (nothing of its partition starts meanwhile);</li>
  * <li>else each of its records with a retry topic left goes there (to be routed again after a delay), the others to
- * the dead-letter topic, each as itself; the item is handed back once the broker acknowledged all its letters;</li>
+ * the dead-letter topic, each as itself; the item is handed back once the broker acknowledged all its letters (with
+ * transacted, at once: each dead letter is held as its record's only output and sent in the fetch task's transaction
+ * that commits the record's offset);</li>
  * <li>else it is logged and counted finished, as camel-kafka does.</li>
  * </ol>
  * A record that could not be deserialized is never retried (it would fail again). A listener that throws fails the
@@ -141,6 +143,12 @@ public final class FailureRouter implements Consumer<WorkItem> {
             exceptionHandler.handleException("Record " + item + " " + why + "; it is skipped", item.failure());
         }
         if (out.isEmpty()) {
+            task.completed(item);
+            return;
+        }
+        if (rules.inTransaction()) {
+            // no retry topics with transacted: every letter is a dead letter, sent with the record's offset
+            out.forEach(WorkItem::holdDeadLetter);
             task.completed(item);
             return;
         }

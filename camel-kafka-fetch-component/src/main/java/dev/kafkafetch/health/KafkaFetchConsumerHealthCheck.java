@@ -36,7 +36,8 @@ import org.apache.camel.impl.health.AbstractHealthCheck;
  * {@code maxPollIntervalMs} (Kafka's default 300000 when not set). A task retrying to connect is alive.
  * <p>
  * Details name the route, topic, group, brokers and, per task, its client id, state and last error (masked by the
- * task when it was recorded).
+ * task when it was recorded), and what the scheme adds per task ({@link #setTaskDetails}: a share task's counters, a
+ * transacted task's transactions, {@link TransactionDetails}).
  * <p>
  * Camel's consumers repository asks {@link org.apache.camel.health.HealthCheckAware} consumers for readiness only
  * (its wrapper, {@code consumer:<routeId>}, is not a liveness check), so the consumer hands it a {@link Kind#READINESS}

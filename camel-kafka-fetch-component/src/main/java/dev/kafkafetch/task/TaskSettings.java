@@ -104,7 +104,8 @@ public record TaskSettings(
 
     /** Where records still failed after Camel's error handler go. */
     public FailureRules failureRules() {
-        return new FailureRules(groupId, breakOnFirstError, breakOnFirstErrorMaxAttempts, deadLetterTopic, retries);
+        return new FailureRules(groupId, breakOnFirstError, breakOnFirstErrorMaxAttempts, deadLetterTopic, retries,
+                transacted());
     }
 
     /** What the task subscribes to, for logs and metrics. */

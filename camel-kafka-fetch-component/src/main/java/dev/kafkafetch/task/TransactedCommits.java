@@ -9,6 +9,7 @@ import java.util.function.Supplier;
 import dev.kafkafetch.commit.CommitManager;
 import dev.kafkafetch.dispatch.WorkItem;
 import dev.kafkafetch.metrics.TaskMetrics;
+import dev.kafkafetch.security.SecretMasker;
 import dev.kafkafetch.tx.RecordOutputs;
 import dev.kafkafetch.tx.TransactionalCommitter;
 import dev.kafkafetch.tx.TxSnapshot;
@@ -24,7 +25,9 @@ import org.slf4j.LoggerFactory;
  * task goes through, the outputs of each finished record, and the partitions of an aborted transaction read again.
  * <p>
  * Guarantees: a record's outputs are handed on only when its window counted it finished (a record that failed, was
- * dropped or belongs to a retired partition sends nothing, and its buffer is sealed so later sends fail in the route);
+ * dropped or belongs to a retired partition sends nothing, and its buffer is sealed so later sends fail in the route;
+ * a record that failed for good sends only its dead letter, in the transaction that commits its offset, so an abort
+ * takes the letter back with the offset);
  * after an abort the loop reads the aborted partitions again before any further commit. Fetch thread only.
  */
 final class TransactedCommits {
@@ -34,6 +37,10 @@ final class TransactedCommits {
     private final String taskName;
     private final TransactionalCommitter committer;
     private final PartitionStates partitions;
+    private final SecretMasker masker;
+    /** The last abort text as the committer gave it, and masked: masked once per abort, not per snapshot. */
+    private String rawAbort;
+    private String maskedAbort;
 
     TransactedCommits(String taskName, Properties producerProperties,
                       Function<Properties, Producer<byte[], byte[]>> producers, TaskSettings settings,
@@ -42,6 +49,7 @@ final class TransactedCommits {
                 () -> consumer.get().groupMetadata(), settings.commitTimeoutMs());
         this.partitions = partitions;
         this.taskName = taskName;
+        this.masker = settings.masker();
     }
 
     CommitManager.Committer committer() {
@@ -60,8 +68,9 @@ final class TransactedCommits {
     /** The record's execution is over; {@code counted}: its window counted it finished (it was not dropped). */
     void finished(WorkItem record, boolean counted, boolean failed) {
         RecordOutputs outputs = record.outputs();
+        boolean deadLetter = outputs != null && outputs.holdsLetter();
         List<ProducerRecord<byte[], byte[]>> sends = outputs != null ? outputs.seal() : List.of();
-        if (counted && !failed) {
+        if (counted && (!failed || deadLetter)) {
             committer.finished(record.partitionState(), record.offset(), sends);
         }
     }
@@ -106,8 +115,18 @@ final class TransactedCommits {
         return Next.GO_ON;
     }
 
+    /** The committer's snapshot with the last abort's text masked (DESIGN §4.8: console, health, meters show it). */
     TxSnapshot snapshot(long nowMs) {
-        return committer.snapshot(nowMs);
+        TxSnapshot s = committer.snapshot(nowMs);
+        String abort = s.lastAbort();
+        if (abort == null) {
+            return s;
+        }
+        if (!abort.equals(rawAbort)) {
+            rawAbort = abort;
+            maskedAbort = masker.mask(abort);
+        }
+        return s.withLastAbort(maskedAbort);
     }
 
     void close() {

@@ -20,6 +20,7 @@ public final class RecordOutputs {
 
     private List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>(1);
     private boolean sealed;
+    private boolean letter;
 
     /** Holds a record to be sent once the input record is finished; throws when it is finished already. */
     public synchronized void add(ProducerRecord<byte[], byte[]> record) {
@@ -37,6 +38,22 @@ public final class RecordOutputs {
         List<ProducerRecord<byte[], byte[]>> held = records;
         records = List.of();
         return held;
+    }
+
+    /**
+     * The record failed for good and is dead-lettered inside the transaction: what the route sent is dropped, the
+     * letter is its only output, and nothing more may be added (a stalled execution still running fails its later
+     * sends). {@link #seal} then returns the letter.
+     */
+    public synchronized void sealWithLetter(ProducerRecord<byte[], byte[]> deadLetter) {
+        sealed = true;
+        letter = true;
+        records = List.of(deadLetter);
+    }
+
+    /** Whether it holds a dead letter ({@link #sealWithLetter}): sent although its record failed. */
+    public synchronized boolean holdsLetter() {
+        return letter;
     }
 
     public synchronized int size() {

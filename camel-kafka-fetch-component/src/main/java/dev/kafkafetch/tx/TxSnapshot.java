@@ -16,4 +16,10 @@ package dev.kafkafetch.tx;
  */
 public record TxSnapshot(String transactionalId, long committed, long aborted, long outputsSent, int outputsWaiting,
         long oldestWaitingMs, long lastCommitTimeMs, String lastAbort, boolean fenced) {
+
+    /** The same snapshot with another last abort text (the masked one). */
+    public TxSnapshot withLastAbort(String text) {
+        return new TxSnapshot(transactionalId, committed, aborted, outputsSent, outputsWaiting, oldestWaitingMs,
+                lastCommitTimeMs, text, fenced);
+    }
 }

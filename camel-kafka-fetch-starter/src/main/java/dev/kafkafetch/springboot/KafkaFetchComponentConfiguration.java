@@ -66,7 +66,9 @@ public class KafkaFetchComponentConfiguration extends KafkaFetchClientComponentC
 
     /**
      * Topic receiving the records that are still failed after Camel's error handler (and stalled ones), with
-     * provenance headers. A record counts as finished once the broker acknowledged its dead letter.
+     * provenance headers. A record counts as finished once the broker acknowledged its dead letter. With
+     * transacted=true the letter is sent in the fetch task's transaction that commits the record's offset, so an
+     * aborted transaction takes it back (read it read_committed).
      */
     private String deadLetterTopic;
 
@@ -174,15 +176,45 @@ public class KafkaFetchComponentConfiguration extends KafkaFetchClientComponentC
      * finishedCommitIntervalMs, revoke, stop). A read_committed reader sees each output once; an aborted transaction
      * reads its records again. Each fetch task has one transactional producer (see transactionalIdPrefix). Needs
      * autoCommitEnable=true; refused with allowManualCommit, batching, breakOnFirstError and retryDelays. Side effects
-     * outside Kafka are not covered. Default: False.
+     * outside Kafka are not covered. The producers take camel-kafka's producer options that apply to them (lingerMs,
+     * producerBatchSize, compressionCodec, maxRequestSize, bufferMemorySize, sendBufferBytes, receiveBufferBytes,
+     * maxInFlightRequest, retries, requestTimeoutMs, deliveryTimeoutMs, maxBlockMs); acks stays all and idempotence
+     * on. Default: False.
      */
     private Boolean transacted;
+
+    /**
+     * With transacted=true (the fetch tasks' transactional producers, as camel-kafka's producer option): Kafka's
+     * buffer.memory: the bytes the producer may buffer for records not yet sent. Default: 33554432.
+     */
+    private Integer bufferMemorySize;
+
+    /**
+     * With transacted=true (the fetch tasks' transactional producers, as camel-kafka's producer option): Kafka's
+     * compression.type for the output records: none, gzip, snappy, lz4 or zstd. Default: none. One of: none, gzip,
+     * snappy, lz4, zstd.
+     */
+    private String compressionCodec;
 
     /**
      * Whether missing retry topics are created at route start (with their source topic's partition count); when false
      * a missing one fails the route's start. Default: True.
      */
     private Boolean createRetryTopics;
+
+    /**
+     * With transacted=true (the fetch tasks' transactional producers, as camel-kafka's producer option): Kafka's
+     * delivery.timeout.ms: how long a send may take, retries included; at least lingerMs requestTimeoutMs. Default:
+     * commitTimeoutMs 1000 (at least 2000, and at least lingerMs requestTimeoutMs), not camel-kafka's 120000.
+     */
+    private Integer deliveryTimeoutMs;
+
+    /**
+     * With transacted=true (the fetch tasks' transactional producers, as camel-kafka's producer option): Kafka's
+     * enable.idempotence: only true is accepted (a transactional producer is idempotent); false is refused. Accepted
+     * so that a camel-kafka producer's options can be carried over. Default: True.
+     */
+    private Boolean enableIdempotence;
 
     /**
      * The server-side assignor to use when groupProtocol is consumer.
@@ -200,6 +232,34 @@ public class KafkaFetchComponentConfiguration extends KafkaFetchClientComponentC
      * DefaultKafkaManualAsyncCommitFactory.
      */
     private dev.kafkafetch.commit.KafkaManualCommitFactory kafkaManualCommitFactory;
+
+    /**
+     * With transacted=true (the fetch tasks' transactional producers, as camel-kafka's producer option): Kafka's
+     * linger.ms: how long the producer waits for more records of a partition before it sends a batch; a transaction's
+     * commit sends what waits at once. Default: 5.
+     */
+    private Integer lingerMs;
+
+    /**
+     * With transacted=true (the fetch tasks' transactional producers, as camel-kafka's producer option): Kafka's
+     * max.block.ms: how long a transaction's begin, sends, offsets and commit may block the fetch thread; at most
+     * commitTimeoutMs. Default: commitTimeoutMs, not camel-kafka's 60000.
+     */
+    private Integer maxBlockMs;
+
+    /**
+     * With transacted=true (the fetch tasks' transactional producers, as camel-kafka's producer option): Kafka's
+     * max.in.flight.requests.per.connection: 1 to 5 (an idempotent producer keeps order up to 5; more is refused).
+     * Default: 5.
+     */
+    private Integer maxInFlightRequest;
+
+    /**
+     * With transacted=true (the fetch tasks' transactional producers, as camel-kafka's producer option): Kafka's
+     * max.request.size: the largest request, and so the largest output record; a larger one fails its send and aborts
+     * its transaction (its records are read again). Default: 1048576.
+     */
+    private Integer maxRequestSize;
 
     /**
      * Whether to publish per-partition Micrometer meters (kafka.fetch.partition.lag, kafka.fetch.partition.in.flight,
@@ -220,6 +280,39 @@ public class KafkaFetchComponentConfiguration extends KafkaFetchClientComponentC
     private Boolean operatorActions;
 
     /**
+     * With transacted=true (the fetch tasks' transactional producers, as camel-kafka's producer option): Kafka's
+     * batch.size: the bytes of one partition's batch (0 disables batching). Default: 16384.
+     */
+    private Integer producerBatchSize;
+
+    /**
+     * With transacted=true (the fetch tasks' transactional producers, as camel-kafka's producer option): Kafka's
+     * receive.buffer.bytes: the TCP receive buffer (SO_RCVBUF; -1 the operating system's default). Default: 65536.
+     */
+    private Integer receiveBufferBytes;
+
+    /**
+     * With transacted=true (the fetch tasks' transactional producers, as camel-kafka's producer option): Kafka's acks:
+     * only all (or -1) is accepted, since a transactional producer is idempotent; any other value is refused. Accepted
+     * so that a camel-kafka producer's options can be carried over. Default: all. One of: all, -1, 0, 1.
+     */
+    private String requestRequiredAcks;
+
+    /**
+     * With transacted=true (the fetch tasks' transactional producers, as camel-kafka's producer option): Kafka's
+     * request.timeout.ms: how long the producer waits for a broker's response. Default: commitTimeoutMs (at least
+     * 1000), not camel-kafka's 30000, so that a commit does not wait on one request longer than it may block.
+     */
+    private Integer requestTimeoutMs;
+
+    /**
+     * With transacted=true (the fetch tasks' transactional producers, as camel-kafka's producer option): Kafka's
+     * retries: at least 1 (an idempotent producer must retry; 0 is refused). Unset: Kafka's default, bounded by
+     * deliveryTimeoutMs.
+     */
+    private Integer retries;
+
+    /**
      * The names of the retry topics: {topic} is the source topic, {n} the retry number (1, 2, ...). Default:
      * {topic}.retry-{n}.
      */
@@ -230,6 +323,12 @@ public class KafkaFetchComponentConfiguration extends KafkaFetchClientComponentC
      * finished; the rest is re-delivered to the new owner. Default: 10000.
      */
     private Long revokeTimeoutMs;
+
+    /**
+     * With transacted=true (the fetch tasks' transactional producers, as camel-kafka's producer option): Kafka's
+     * send.buffer.bytes: the TCP send buffer (SO_SNDBUF; -1 the operating system's default). Default: 131072.
+     */
+    private Integer sendBufferBytes;
 
     /**
      * camel-kafka's check that the topics exist before subscribing. Not supported: a route with it set to true fails
@@ -470,12 +569,44 @@ public class KafkaFetchComponentConfiguration extends KafkaFetchClientComponentC
         this.transacted = transacted;
     }
 
+    public Integer getBufferMemorySize() {
+        return bufferMemorySize;
+    }
+
+    public void setBufferMemorySize(Integer bufferMemorySize) {
+        this.bufferMemorySize = bufferMemorySize;
+    }
+
+    public String getCompressionCodec() {
+        return compressionCodec;
+    }
+
+    public void setCompressionCodec(String compressionCodec) {
+        this.compressionCodec = compressionCodec;
+    }
+
     public Boolean getCreateRetryTopics() {
         return createRetryTopics;
     }
 
     public void setCreateRetryTopics(Boolean createRetryTopics) {
         this.createRetryTopics = createRetryTopics;
+    }
+
+    public Integer getDeliveryTimeoutMs() {
+        return deliveryTimeoutMs;
+    }
+
+    public void setDeliveryTimeoutMs(Integer deliveryTimeoutMs) {
+        this.deliveryTimeoutMs = deliveryTimeoutMs;
+    }
+
+    public Boolean getEnableIdempotence() {
+        return enableIdempotence;
+    }
+
+    public void setEnableIdempotence(Boolean enableIdempotence) {
+        this.enableIdempotence = enableIdempotence;
     }
 
     public String getGroupRemoteAssignor() {
@@ -502,6 +633,38 @@ public class KafkaFetchComponentConfiguration extends KafkaFetchClientComponentC
         this.kafkaManualCommitFactory = kafkaManualCommitFactory;
     }
 
+    public Integer getLingerMs() {
+        return lingerMs;
+    }
+
+    public void setLingerMs(Integer lingerMs) {
+        this.lingerMs = lingerMs;
+    }
+
+    public Integer getMaxBlockMs() {
+        return maxBlockMs;
+    }
+
+    public void setMaxBlockMs(Integer maxBlockMs) {
+        this.maxBlockMs = maxBlockMs;
+    }
+
+    public Integer getMaxInFlightRequest() {
+        return maxInFlightRequest;
+    }
+
+    public void setMaxInFlightRequest(Integer maxInFlightRequest) {
+        this.maxInFlightRequest = maxInFlightRequest;
+    }
+
+    public Integer getMaxRequestSize() {
+        return maxRequestSize;
+    }
+
+    public void setMaxRequestSize(Integer maxRequestSize) {
+        this.maxRequestSize = maxRequestSize;
+    }
+
     public Boolean getMetricsPerPartition() {
         return metricsPerPartition;
     }
@@ -518,6 +681,46 @@ public class KafkaFetchComponentConfiguration extends KafkaFetchClientComponentC
         this.operatorActions = operatorActions;
     }
 
+    public Integer getProducerBatchSize() {
+        return producerBatchSize;
+    }
+
+    public void setProducerBatchSize(Integer producerBatchSize) {
+        this.producerBatchSize = producerBatchSize;
+    }
+
+    public Integer getReceiveBufferBytes() {
+        return receiveBufferBytes;
+    }
+
+    public void setReceiveBufferBytes(Integer receiveBufferBytes) {
+        this.receiveBufferBytes = receiveBufferBytes;
+    }
+
+    public String getRequestRequiredAcks() {
+        return requestRequiredAcks;
+    }
+
+    public void setRequestRequiredAcks(String requestRequiredAcks) {
+        this.requestRequiredAcks = requestRequiredAcks;
+    }
+
+    public Integer getRequestTimeoutMs() {
+        return requestTimeoutMs;
+    }
+
+    public void setRequestTimeoutMs(Integer requestTimeoutMs) {
+        this.requestTimeoutMs = requestTimeoutMs;
+    }
+
+    public Integer getRetries() {
+        return retries;
+    }
+
+    public void setRetries(Integer retries) {
+        this.retries = retries;
+    }
+
     public String getRetryTopicPattern() {
         return retryTopicPattern;
     }
@@ -532,6 +735,14 @@ public class KafkaFetchComponentConfiguration extends KafkaFetchClientComponentC
 
     public void setRevokeTimeoutMs(Long revokeTimeoutMs) {
         this.revokeTimeoutMs = revokeTimeoutMs;
+    }
+
+    public Integer getSendBufferBytes() {
+        return sendBufferBytes;
+    }
+
+    public void setSendBufferBytes(Integer sendBufferBytes) {
+        this.sendBufferBytes = sendBufferBytes;
     }
 
     public Boolean getSubscribeConsumerTopicMustExists() {

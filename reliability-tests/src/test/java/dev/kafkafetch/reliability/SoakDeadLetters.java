@@ -19,7 +19,8 @@ import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
- * Reads letters from the beginning while the combination runs (a consumer without a group, on a thread of its own):
+ * Reads letters from the beginning while the combination runs (a consumer without a group, on a thread of its own,
+ * read_committed):
  * the dead-letter topic, so that the run knows which records are safely dead-lettered and the checker gets every dead
  * letter with its provenance headers ({@code kafka-fetch.dlt.original-partition/-offset/reason}); or the retry topics
  * ({@code retryDelays}), so that the checker knows where each retried record waits
@@ -60,7 +61,10 @@ final class SoakDeadLetters implements AutoCloseable {
                 ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false, ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
                 ConsumerConfig.CLIENT_ID_CONFIG, "soak-letter-reader-" + topics.get(0),
                 ConsumerConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 1000,
-                ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false);
+                ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false,
+                // a transacted route's dead letters are in the transaction of their record's offset: an aborted
+                // one never counts (plain letters are not transactional, so they are seen at once either way)
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         consumer = new KafkaConsumer<>(conf, new ByteArrayDeserializer(), new ByteArrayDeserializer());
         List<TopicPartition> tps = new ArrayList<>();
         for (String topic : topics) {

@@ -41,9 +41,9 @@ class SoakIT {
     /**
      * The CI combinations (about 3 minutes together on 2 cores), picked from a long run of 250: six failed on the
      * component before the fetch-task rebuild, each on a different defect, and must pass after it; the seventh is a
-     * control that passed; the next ones failed after the rebuild, each on a defect fixed since; the last is a
-     * transacted pipeline (issue 27) under a SIGKILL and a broker restart. The README of this module says what each
-     * covers.
+     * control that passed; the next ones failed after the rebuild, each on a defect fixed since. No transacted
+     * combination is here yet: the candidate 6957363929301021558 failed once of three runs at load ~34 (the README of
+     * this module says what each covers, and why).
      */
     static final long[] CI_SEEDS = {
         6853209322855359059L, // batching hands an undeserializable record to the route; SIGKILL, join

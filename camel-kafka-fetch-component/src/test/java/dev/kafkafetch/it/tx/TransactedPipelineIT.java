@@ -14,6 +14,8 @@ import dev.kafkafetch.tx.TxSnapshot;
 import org.apache.camel.CamelContext;
 import org.apache.camel.Processor;
 import org.apache.camel.builder.RouteBuilder;
+import org.apache.camel.health.HealthCheck;
+import org.apache.camel.health.HealthCheckHelper;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 
@@ -23,7 +25,7 @@ import static org.awaitility.Awaitility.await;
 /**
  * A transacted read → write pipeline (maxConcurrency=64, ordering=KEY, {@code to("kafka-fetch:out")}) under a
  * cooperative rebalance and under an aborted transaction: a read_committed reader of the output sees every id exactly
- * once, and the input group's offsets end at the end of the input.
+ * once, and the input group's offsets end at the end of the input; the health checks show the transactions.
  */
 class TransactedPipelineIT extends KafkaFetchITSupport {
 
@@ -105,6 +107,25 @@ class TransactedPipelineIT extends KafkaFetchITSupport {
         assertThat(output.lost()).as("lost").isEmpty();
         assertThat(output.duplicates()).as("duplicates in the output (read_committed)").isZero();
         assertThat(output.counts().get(poison)).isEqualTo(1);
+
+        // the health checks show the same transactions as the task's snapshot
+        HealthCheck.Result readiness = HealthCheckHelper.invokeReadiness(context).stream()
+                .filter(r -> r.getCheck().getId().equals("consumer:p")).findFirst().orElseThrow();
+        Map<String, Object> details = readiness.getDetails();
+        System.out.printf("tx-abort: health details %s%n", details);
+        assertThat(details).containsEntry("task.0.tx.id", "kafka-fetch-" + group + "-abort-0")
+                .containsEntry("task.0.tx.fenced", false).containsKeys("task.0.tx.outputs.waiting",
+                        "task.0.tx.open.age.ms", "task.0.tx.last.commit.age.ms");
+        assertThat((long) details.get("task.0.tx.aborted")).as("aborted in the health details")
+                .isGreaterThanOrEqualTo(tx.aborted());
+        assertThat((long) details.get("task.0.tx.committed")).as("committed in the health details")
+                .isGreaterThanOrEqualTo(tx.committed()).isPositive();
+        assertThat((long) details.get("task.0.tx.outputs.sent")).isGreaterThanOrEqualTo(produced.size());
+        assertThat((String) details.get("task.0.tx.last.abort")).contains("RecordTooLarge");
+        HealthCheck.Result liveness = HealthCheckHelper.invokeLiveness(context).stream()
+                .filter(r -> r.getCheck().getId().equals("consumer:kafka-fetch-p")).findFirst().orElseThrow();
+        assertThat(liveness.getDetails()).containsKeys("task.0.tx.committed", "task.0.tx.aborted",
+                "task.0.tx.open.age.ms");
     }
 
     private static RouteBuilder pipeline(String id, String uri, String out, Recorder recorder, int sleepMs) {
