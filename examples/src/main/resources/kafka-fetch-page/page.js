@@ -271,9 +271,7 @@
   function render(data) {
     var now = Date.now();
     var main = document.getElementById('routes');
-    while (main.firstChild) {
-      main.removeChild(main.firstChild);
-    }
+    var fresh = document.createDocumentFragment(); // built aside, swapped in at once
     (data.routes || []).forEach(function (route) {
       var section = el('section', { 'class': 'route', 'data-route': route.routeId });
       section.appendChild(el('h2', null, 'Route ' + route.routeId + ' (' + route.consumerStatus + ')'));
@@ -283,8 +281,12 @@
           + route.operatorPausedPartitions));
       }
       (route.tasks || []).forEach(function (task) { section.appendChild(renderTask(route, task, now)); });
-      main.appendChild(section);
+      fresh.appendChild(section);
     });
+    while (main.firstChild) {
+      main.removeChild(main.firstChild);
+    }
+    main.appendChild(fresh);
     document.getElementById('status').textContent = 'updated ' + new Date(now).toLocaleTimeString();
   }
 
