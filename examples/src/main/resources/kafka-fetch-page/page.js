@@ -159,9 +159,11 @@
     svg.setAttribute('height', height);
     svg.setAttribute('viewBox', '0 0 ' + width + ' ' + height);
     var now = series.length ? series[series.length - 1].t : 0;
+    var maxima = {};
     function line(field, cls) {
       var max = 1;
       series.forEach(function (s) { max = Math.max(max, s[field] > 0 ? s[field] : 0); });
+      maxima[field] = max;
       var points = series.map(function (s) {
         var x = width - (now - s.t) / HISTORY_MS * width;
         var y = height - 2 - (s[field] > 0 ? s[field] : 0) / max * (height - 4);
@@ -175,6 +177,12 @@
     line('lag', 'lag');
     if (withRate) {
       line('rate', 'rate');
+      var label = document.createElementNS(SVG, 'text');
+      label.setAttribute('x', 4);
+      label.setAttribute('y', 11);
+      label.setAttribute('class', 'scale');
+      label.textContent = 'last 5 min; top: lag ' + maxima.lag + ', rate ' + Number(maxima.rate).toFixed(1) + '/s';
+      svg.appendChild(label);
     }
     return svg;
   }
