@@ -1,12 +1,9 @@
 package dev.kafkafetch.examples;
 
 import java.io.IOException;
-import java.io.OutputStream;
 import java.lang.reflect.RecordComponent;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -45,7 +42,12 @@ import org.slf4j.LoggerFactory;
  *       each check; {@code /q/health/ready} and {@code /q/health/live} only the readiness or liveness checks.</li>
  *   <li>{@code /q/metrics} the Micrometer meters in Prometheus' text format (a Prometheus scrape URL): the fetch
  *       tasks' {@code kafka_fetch_*} meters.</li>
+ *   <li>{@code /kafka-fetch} a page showing the console's JSON per task and partition, with buttons for the operator
+ *       actions ({@link KafkaFetchPage}); {@code POST /kafka-fetch/actions/<name>} carries one out
+ *       ({@link OperatorActionsHttp}), {@code GET /kafka-fetch/actions} lists them.</li>
  * </ul>
+ * It listens on the loopback address only. The dev console stays read-only: Camel reads dev consoles with GET and
+ * passes their options as query parameters, so an action there would be a GET that changes state.
  */
 public final class ConsoleHttpServer implements AutoCloseable {
 
@@ -86,6 +88,10 @@ public final class ConsoleHttpServer implements AutoCloseable {
         server.createContext("/q/dev", s::devConsole);
         server.createContext("/q/health", s::health);
         server.createContext("/q/metrics", s::metrics);
+        int bound = server.getAddress().getPort();
+        ActionRequestGuard guard = new ActionRequestGuard();
+        server.createContext(KafkaFetchPage.PATH, new KafkaFetchPage(guard, bound)::handle);
+        server.createContext(OperatorActionsHttp.PATH, new OperatorActionsHttp(context, guard, bound)::handle);
         server.createContext("/", s::index);
         server.setExecutor(executor);
         server.start();
@@ -111,11 +117,12 @@ public final class ConsoleHttpServer implements AutoCloseable {
 
     private void index(HttpExchange http) throws IOException {
         if (!http.getRequestURI().getPath().equals("/")) {
-            send(http, 404, "text/plain", "Not found. Try /q/dev/kafka-fetch, /q/health or /q/metrics\n");
+            send(http, 404, "text/plain", "Not found. Try /kafka-fetch, /q/dev/kafka-fetch, /q/health or /q/metrics\n");
             return;
         }
         send(http, 200, "text/plain", """
                 kafka-fetch example
+                  /kafka-fetch                     a page: tasks, partitions, lag and rate, stuck records, actions
                   /q/dev/kafka-fetch               the kafka-fetch dev console (fetch tasks, partitions, offsets, lag)
                   /q/dev/kafka-fetch?format=json   the same as JSON
                   /q/dev                           the other dev consoles
@@ -343,29 +350,10 @@ public final class ConsoleHttpServer implements AutoCloseable {
     }
 
     private static Map<String, Object> query(HttpExchange http) {
-        Map<String, Object> options = new LinkedHashMap<>();
-        String raw = http.getRequestURI().getRawQuery();
-        if (raw == null || raw.isEmpty()) {
-            return options;
-        }
-        for (String pair : raw.split("&")) {
-            if (pair.isEmpty()) {
-                continue;
-            }
-            int eq = pair.indexOf('=');
-            String key = URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8);
-            String value = eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
-            options.put(key, value);
-        }
-        return options;
+        return new LinkedHashMap<>(HttpResponses.query(http.getRequestURI().getRawQuery()));
     }
 
     private static void send(HttpExchange http, int status, String contentType, String body) throws IOException {
-        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-        http.getResponseHeaders().set("Content-Type", contentType + "; charset=utf-8");
-        http.sendResponseHeaders(status, bytes.length == 0 ? -1 : bytes.length);
-        try (OutputStream out = http.getResponseBody()) {
-            out.write(bytes);
-        }
+        HttpResponses.send(http, status, contentType, body);
     }
 }

@@ -21,12 +21,16 @@ public final class DeadLetterAudit implements Processor {
     private static final Logger LOG = LoggerFactory.getLogger(DeadLetterAudit.class);
 
     private final AtomicLong seen = new AtomicLong();
+    private final AtomicLong parked = new AtomicLong();
 
     @Override
     public void process(Exchange exchange) {
         Message m = exchange.getMessage();
         Headers headers = m.getHeader(KafkaFetchConstants.HEADERS, Headers.class);
         long n = seen.incrementAndGet();
+        if ("parked".equals(header(headers, KafkaFetchConstants.DLT_REASON))) {
+            parked.incrementAndGet();
+        }
         LOG.info("Dead letter #{}: {}-{}@{} ({}: {}) key={} body={}", n,
                 header(headers, KafkaFetchConstants.DLT_ORIGINAL_TOPIC),
                 header(headers, KafkaFetchConstants.DLT_ORIGINAL_PARTITION),
@@ -39,6 +43,11 @@ public final class DeadLetterAudit implements Processor {
     /** Dead letters read so far. */
     public long seen() {
         return seen.get();
+    }
+
+    /** Dead letters read so far whose reason is {@code parked} (an operator parked the record). */
+    public long parked() {
+        return parked.get();
     }
 
     private static String header(Headers headers, String key) {

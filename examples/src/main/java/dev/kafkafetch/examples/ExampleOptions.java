@@ -2,6 +2,7 @@ package dev.kafkafetch.examples;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Properties;
 
 /**
@@ -14,6 +15,8 @@ import java.util.Properties;
  * --rate 50                        sample orders produced per second, 0 = none    (-Dexample.rate)
  * --partitions 6                   partitions of the topics the example creates   (-Dexample.partitions)
  * --duration 0                     stop after this many seconds, 0 = until Ctrl-C (-Dexample.duration)
+ * --operator-actions false         let operators pause, resume and park over HTTP  (-Dexample.operatorActions)
+ * --stuck-order 0                  the order with this id hangs in billing, 0 = none (-Dexample.stuckOrder)
  * </pre>
  *
  * @param brokers    bootstrap servers of an existing cluster, or null to start the embedded broker
@@ -22,9 +25,13 @@ import java.util.Properties;
  * @param rate       orders produced per second by the sample producer route (0 disables it, at most 1000)
  * @param partitions partitions of the orders topic and its dead-letter topic when the example creates them
  * @param durationSeconds how long {@link OrdersApplication#main} runs; 0 = until Ctrl-C
+ * @param operatorActions whether the kafka-fetch routes take operator actions (the component option
+ *                        {@code operatorActions}): the page's pause, resume and park buttons
+ * @param stuckOrder      the id of an order whose payment call hangs until the example stops (0 = none), to see a
+ *                        stuck record on the page and park it
  */
 public record ExampleOptions(String brokers, int kafkaPort, int httpPort, int rate, int partitions,
-        long durationSeconds) {
+        long durationSeconds, boolean operatorActions, long stuckOrder) {
 
     public static final int DEFAULT_KAFKA_PORT = 9092;
     public static final int DEFAULT_HTTP_PORT = 8080;
@@ -40,11 +47,16 @@ public record ExampleOptions(String brokers, int kafkaPort, int httpPort, int ra
         checkRange("--rate", rate, 0, 1000);
         checkRange("--partitions", partitions, 1, 10_000);
         checkRange("--duration", durationSeconds, 0, Long.MAX_VALUE);
+        checkRange("--stuck-order", stuckOrder, 0, Long.MAX_VALUE);
     }
 
-    /** The defaults: embedded broker on 9092, HTTP on 8080, 50 orders/s, 6 partitions, run until Ctrl-C. */
+    /**
+     * The defaults: embedded broker on 9092, HTTP on 8080, 50 orders/s, 6 partitions, run until Ctrl-C, no operator
+     * actions, no stuck order.
+     */
     public static ExampleOptions defaults() {
-        return new ExampleOptions(null, DEFAULT_KAFKA_PORT, DEFAULT_HTTP_PORT, DEFAULT_RATE, DEFAULT_PARTITIONS, 0);
+        return new ExampleOptions(null, DEFAULT_KAFKA_PORT, DEFAULT_HTTP_PORT, DEFAULT_RATE, DEFAULT_PARTITIONS, 0,
+                false, 0);
     }
 
     /** True when the example starts its own broker. */
@@ -53,27 +65,41 @@ public record ExampleOptions(String brokers, int kafkaPort, int httpPort, int ra
     }
 
     public ExampleOptions withBrokers(String value) {
-        return new ExampleOptions(value, kafkaPort, httpPort, rate, partitions, durationSeconds);
+        return new ExampleOptions(value, kafkaPort, httpPort, rate, partitions, durationSeconds, operatorActions,
+                stuckOrder);
     }
 
     public ExampleOptions withKafkaPort(int value) {
-        return new ExampleOptions(brokers, value, httpPort, rate, partitions, durationSeconds);
+        return new ExampleOptions(brokers, value, httpPort, rate, partitions, durationSeconds, operatorActions,
+                stuckOrder);
     }
 
     public ExampleOptions withHttpPort(int value) {
-        return new ExampleOptions(brokers, kafkaPort, value, rate, partitions, durationSeconds);
+        return new ExampleOptions(brokers, kafkaPort, value, rate, partitions, durationSeconds, operatorActions,
+                stuckOrder);
     }
 
     public ExampleOptions withRate(int value) {
-        return new ExampleOptions(brokers, kafkaPort, httpPort, value, partitions, durationSeconds);
+        return new ExampleOptions(brokers, kafkaPort, httpPort, value, partitions, durationSeconds, operatorActions,
+                stuckOrder);
     }
 
     public ExampleOptions withPartitions(int value) {
-        return new ExampleOptions(brokers, kafkaPort, httpPort, rate, value, durationSeconds);
+        return new ExampleOptions(brokers, kafkaPort, httpPort, rate, value, durationSeconds, operatorActions,
+                stuckOrder);
     }
 
     public ExampleOptions withDuration(long seconds) {
-        return new ExampleOptions(brokers, kafkaPort, httpPort, rate, partitions, seconds);
+        return new ExampleOptions(brokers, kafkaPort, httpPort, rate, partitions, seconds, operatorActions, stuckOrder);
+    }
+
+    public ExampleOptions withOperatorActions(boolean value) {
+        return new ExampleOptions(brokers, kafkaPort, httpPort, rate, partitions, durationSeconds, value, stuckOrder);
+    }
+
+    public ExampleOptions withStuckOrder(long value) {
+        return new ExampleOptions(brokers, kafkaPort, httpPort, rate, partitions, durationSeconds, operatorActions,
+                value);
     }
 
     /** Parses the command line on top of the system properties on top of the defaults. */
@@ -85,6 +111,8 @@ public record ExampleOptions(String brokers, int kafkaPort, int httpPort, int ra
         o = o.withRate(intProperty(system, "example.rate", o.rate()));
         o = o.withPartitions(intProperty(system, "example.partitions", o.partitions()));
         o = o.withDuration(intProperty(system, "example.duration", (int) o.durationSeconds()));
+        o = o.withOperatorActions(booleanProperty(system, "example.operatorActions", o.operatorActions()));
+        o = o.withStuckOrder(intProperty(system, "example.stuckOrder", (int) o.stuckOrder()));
 
         List<String> list = new ArrayList<>();
         for (String arg : args == null ? new String[0] : args) {
@@ -113,6 +141,8 @@ public record ExampleOptions(String brokers, int kafkaPort, int httpPort, int ra
                 case "--rate" -> o = o.withRate(parseInt(name, value));
                 case "--partitions" -> o = o.withPartitions(parseInt(name, value));
                 case "--duration" -> o = o.withDuration(parseInt(name, value));
+                case "--operator-actions" -> o = o.withOperatorActions(parseBoolean(name, value));
+                case "--stuck-order" -> o = o.withStuckOrder(parseInt(name, value));
                 default -> throw new IllegalArgumentException("Unknown option " + name + "\n" + usage());
             }
         }
@@ -128,13 +158,29 @@ public record ExampleOptions(String brokers, int kafkaPort, int httpPort, int ra
                   --rate <n>                 sample orders produced per second, 0 = none (default 50, max 1000)
                   --partitions <n>           partitions of the topics the example creates (default 6)
                   --duration <seconds>       stop after this many seconds (default 0 = until Ctrl-C)
+                  --operator-actions <bool>  let the page at /kafka-fetch pause, resume and park (default false)
+                  --stuck-order <id>         the order with this id hangs in billing until the stop (default 0 = none)
                 Each option can also be given as a system property: example.brokers, example.kafka.port,
-                example.http.port, example.rate, example.partitions, example.duration.""";
+                example.http.port, example.rate, example.partitions, example.duration, example.operatorActions,
+                example.stuckOrder.""";
     }
 
     private static int intProperty(Properties p, String key, int defaultValue) {
         String v = p.getProperty(key);
         return v == null || v.isBlank() ? defaultValue : parseInt(key, v.trim());
+    }
+
+    private static boolean booleanProperty(Properties p, String key, boolean defaultValue) {
+        String v = p.getProperty(key);
+        return v == null || v.isBlank() ? defaultValue : parseBoolean(key, v.trim());
+    }
+
+    private static boolean parseBoolean(String name, String value) {
+        return switch (value.trim().toLowerCase(Locale.ROOT)) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw new IllegalArgumentException(name + " must be true or false, was '" + value + "'");
+        };
     }
 
     private static int parseInt(String name, String value) {

@@ -51,6 +51,7 @@ public final class OrdersApplication implements AutoCloseable {
 
     private final ExampleOptions options;
     private final OrderGenerator generator;
+    private final BillingProcessor billing;
     private final DeadLetterAudit audit = new DeadLetterAudit();
     /** Every kafka-fetch route registers its meters here (it is in the Camel registry), served at /q/metrics. */
     private final PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
@@ -83,6 +84,7 @@ public final class OrdersApplication implements AutoCloseable {
     private OrdersApplication(ExampleOptions options) {
         this.options = options;
         this.generator = new OrderGenerator(options.rate());
+        this.billing = new BillingProcessor(2, 20, options.stuckOrder());
     }
 
     public static void main(String[] args) throws Exception {
@@ -160,7 +162,11 @@ public final class OrdersApplication implements AutoCloseable {
         // no JVM shutdown hook from camel-main: ours stops Camel, then the HTTP server, then the broker
         main.setShutdownStrategy(new SimpleMainShutdownStrategy());
         main.addOverrideProperty("kafka.brokers", brokers);
-        main.bind("billing", new BillingProcessor(2, 20));
+        main.bind("billing", billing);
+        if (options.operatorActions()) {
+            // every kafka-fetch route takes operator actions: the page's buttons, POST /kafka-fetch/actions/...
+            main.addOverrideProperty("camel.component.kafka-fetch.operatorActions", "true");
+        }
         main.bind(ConsumerMeters.REGISTRY_NAME, meters);
         main.configure().addRoutesBuilder(new ExampleRouteConfiguration());
         main.configure().addRoutesBuilder(new ExampleRoutes(options.rate(), generator, audit));
@@ -189,11 +195,14 @@ public final class OrdersApplication implements AutoCloseable {
                 kafka-fetch example started in {} ms
                   Kafka:       {}{}
                   producing:   {} orders/s to {}
+                  page:        {}/kafka-fetch   (operator actions {})
                   dev console: {}/q/dev/kafka-fetch   (JSON: ?format=json)
                   health:      {}/q/health
                   metrics:     {}/q/metrics   (Prometheus)
                   stop:        Ctrl-C{}""", TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0), brokers,
-                broker != null ? " (embedded broker)" : "", options.rate(), topic, http.baseUrl(), http.baseUrl(),
+                broker != null ? " (embedded broker)" : "", options.rate(), topic, http.baseUrl(),
+                options.operatorActions() ? "on" : "off: --operator-actions true enables them", http.baseUrl(),
+                http.baseUrl(),
                 http.baseUrl(),
                 options.durationSeconds() > 0 ? " (or after " + options.durationSeconds() + " s)" : "");
     }
@@ -219,6 +228,7 @@ public final class OrdersApplication implements AutoCloseable {
         } catch (Exception e) {
             LOG.warn("Could not stop the producer route: {}", e.toString());
         }
+        billing.release(); // a stuck order (--stuck-order) returns, so the stop does not wait for it
         List<ConsumptionReporter.RouteTotals> totals = List.of();
         if (reporter != null) {
             reporter.close();
@@ -320,6 +330,11 @@ public final class OrdersApplication implements AutoCloseable {
     /** Sample orders produced so far. */
     public long produced() {
         return generator.generated();
+    }
+
+    /** Dead letters with reason {@code parked} read by the dead-letters route so far. */
+    public long parkedLettersSeen() {
+        return audit.parked();
     }
 
     /** Dead letters read by the dead-letters route so far. */

@@ -147,6 +147,16 @@ class OrdersApplicationTest {
                 .hasMessageContaining("--kafka-port");
         assertThatThrownBy(() -> ExampleOptions.parse(new String[] { "--rate", "many" }, new Properties()))
                 .hasMessageContaining("--rate");
+        assertThat(d.operatorActions()).isFalse();
+        assertThat(d.stuckOrder()).isZero();
+        ExampleOptions ops = ExampleOptions.parse(new String[] { "--operator-actions", "true", "--stuck-order=500" },
+                new Properties());
+        assertThat(ops.operatorActions()).isTrue();
+        assertThat(ops.stuckOrder()).isEqualTo(500);
+        system.setProperty("example.operatorActions", "true");
+        assertThat(ExampleOptions.parse(new String[0], system).operatorActions()).isTrue();
+        assertThatThrownBy(() -> ExampleOptions.parse(new String[] { "--operator-actions", "yes" }, new Properties()))
+                .hasMessageContaining("--operator-actions must be true or false");
         assertThatThrownBy(() -> ExampleOptions.parse(new String[] { "--bogus", "1" }, new Properties()))
                 .hasMessageContaining("Unknown option --bogus");
         assertThatThrownBy(() -> ExampleOptions.parse(new String[] { "--duration" }, new Properties()))
