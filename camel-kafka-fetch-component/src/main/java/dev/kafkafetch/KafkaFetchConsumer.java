@@ -1,5 +1,7 @@
 package dev.kafkafetch;
 
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -24,6 +26,7 @@ import dev.kafkafetch.resume.StateRepositoryOffsetStore;
 import dev.kafkafetch.serde.RecordDecoder;
 import dev.kafkafetch.task.FirstAssignment;
 import dev.kafkafetch.task.KafkaFetchRecords;
+import dev.kafkafetch.task.OffsetLookup;
 import dev.kafkafetch.task.OperatorActionRefusedException;
 import dev.kafkafetch.task.OperatorActions;
 import dev.kafkafetch.task.PartitionPauses;
@@ -156,6 +159,31 @@ public class KafkaFetchConsumer extends AbstractKafkaFetchConsumer<KafkaFetchRec
         return operatorActions().parkRecord(topic, partition, offset, requestedBy);
     }
 
+    /**
+     * Seeks one partition to {@code offset}, carried out by the fetch thread of the task that holds it: seeking back
+     * delivers the records from there on again; seeking forward skips the offsets between unprocessed, and is refused
+     * unless {@code confirmSkip} (what it skipped is counted, logged and shown in the console). Either way the
+     * partition's window restarts at the target and its next commit is the target; records of the old window still
+     * running finish into nothing. The target must lie in the partition's log (read with a short-lived admin client).
+     *
+     * @throws OperatorActionRefusedException unless the route has operatorActions=true; a forward seek without
+     *                                        confirmSkip; with transacted=true
+     * @throws IllegalArgumentException       the offset is outside the log, or no task of this consumer holds the
+     *                                        partition now
+     */
+    public String seekPartition(String topic, int partition, long offset, boolean confirmSkip, String requestedBy) {
+        return operatorActions().seekPartition(topic, partition, offset, confirmSkip, requestedBy);
+    }
+
+    /**
+     * Seeks one partition to the first record at or after {@code time} (its log end when there is none), as
+     * {@link #seekPartition(String, int, long, boolean, String)}.
+     */
+    public String seekPartitionToTime(String topic, int partition, Instant time, boolean confirmSkip,
+                                      String requestedBy) {
+        return operatorActions().seekPartitionToTime(topic, partition, time, confirmSkip, requestedBy);
+    }
+
     /** The partitions paused by an operator, shared by the tasks. */
     public PartitionPauses partitionPauses() {
         return partitionPauses;
@@ -166,7 +194,9 @@ public class KafkaFetchConsumer extends AbstractKafkaFetchConsumer<KafkaFetchRec
         if (actions == null) {
             KafkaFetchConfiguration c = configuration();
             actions = new OperatorActions(getRouteId(), c.isOperatorActions(), settings.deadLetterTopic(),
-                    settings.batching(), partitionPauses, this::tasks);
+                    settings.batching(), partitionPauses, this::tasks,
+                    OffsetLookup.withAdmin(clients()::getAdmin, settings.producerProperties(),
+                            Duration.ofMillis(settings.commitTimeoutMs())));
             operatorActions = actions;
         }
         return actions;
@@ -197,6 +227,17 @@ public class KafkaFetchConsumer extends AbstractKafkaFetchConsumer<KafkaFetchRec
     @Override
     public String parkRecord(String topic, int partition, long offset) {
         return jmx(() -> parkRecord(topic, partition, offset, JmxCaller.describe()));
+    }
+
+    @Override
+    public String seekPartition(String topic, int partition, long offset, boolean confirmSkip) {
+        return jmx(() -> seekPartition(topic, partition, offset, confirmSkip, JmxCaller.describe()));
+    }
+
+    @Override
+    public String seekPartitionToTime(String topic, int partition, String time, boolean confirmSkip) {
+        return jmx(() -> seekPartitionToTime(topic, partition, OperatorActions.parseTime(time), confirmSkip,
+                JmxCaller.describe()));
     }
 
     private static String jmx(Supplier<String> action) {
