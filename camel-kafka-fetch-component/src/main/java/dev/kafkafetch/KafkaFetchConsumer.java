@@ -6,11 +6,15 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.StringJoiner;
 import java.util.function.IntFunction;
 import java.util.function.Supplier;
 
 import dev.kafkafetch.commit.KafkaManualCommitFactory;
 import dev.kafkafetch.commit.OffsetStore;
+import dev.kafkafetch.deadletter.DeadLetter;
+import dev.kafkafetch.deadletter.DeadLetterFilter;
+import dev.kafkafetch.deadletter.DeadLetterTopic;
 import dev.kafkafetch.dispatch.Ordering;
 import dev.kafkafetch.error.RetryTopics;
 import dev.kafkafetch.health.HealthSettings;
@@ -189,14 +193,23 @@ public class KafkaFetchConsumer extends AbstractKafkaFetchConsumer<KafkaFetchRec
         return partitionPauses;
     }
 
-    private OperatorActions operatorActions() {
+    /**
+     * The operator's actions on this consumer as plain Java methods (pause, resume, seek, park, list and replay dead
+     * letters), for tools such as an HTTP page; each refuses as its JMX operation does.
+     */
+    public OperatorActions operatorActions() {
         OperatorActions actions = operatorActions;
         if (actions == null) {
             KafkaFetchConfiguration c = configuration();
+            Duration timeout = Duration.ofMillis(settings.commitTimeoutMs());
+            DeadLetterTopic letters = settings.deadLetterTopic() == null ? null
+                    : new DeadLetterTopic(settings.deadLetterTopic(),
+                            DeadLetterTopic.defaultReplayLog(settings.deadLetterTopic()), settings.producerProperties(),
+                            clients()::getAdmin, clients()::getConsumer, clients()::getProducer,
+                            settings.masker()::mask, timeout);
             actions = new OperatorActions(getRouteId(), c.isOperatorActions(), settings.deadLetterTopic(),
                     settings.batching(), partitionPauses, this::tasks,
-                    OffsetLookup.withAdmin(clients()::getAdmin, settings.producerProperties(),
-                            Duration.ofMillis(settings.commitTimeoutMs())));
+                    OffsetLookup.withAdmin(clients()::getAdmin, settings.producerProperties(), timeout), letters);
             operatorActions = actions;
         }
         return actions;
@@ -238,6 +251,22 @@ public class KafkaFetchConsumer extends AbstractKafkaFetchConsumer<KafkaFetchRec
     public String seekPartitionToTime(String topic, int partition, String time, boolean confirmSkip) {
         return jmx(() -> seekPartitionToTime(topic, partition, OperatorActions.parseTime(time), confirmSkip,
                 JmxCaller.describe()));
+    }
+
+    @Override
+    public String listDeadLetters(String filter) {
+        return jmx(() -> {
+            StringJoiner lines = new StringJoiner("\n");
+            List<DeadLetter> letters = operatorActions().listDeadLetters(DeadLetterFilter.parse(filter));
+            letters.forEach(l -> lines.add(l.toString()));
+            return letters.size() + " letter(s)" + (letters.isEmpty() ? "" : ":\n" + lines);
+        });
+    }
+
+    @Override
+    public String replayDeadLetters(String filter, String targetTopic) {
+        return jmx(() -> operatorActions().replayDeadLetters(DeadLetterFilter.parse(filter),
+                targetTopic == null || targetTopic.isBlank() ? null : targetTopic, JmxCaller.describe()).summary());
     }
 
     private static String jmx(Supplier<String> action) {

@@ -11,13 +11,16 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 
+import dev.kafkafetch.deadletter.DeadLetter;
+import dev.kafkafetch.deadletter.DeadLetterFilter;
+import dev.kafkafetch.deadletter.DeadLetterTopic;
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * What an operator may do to one route's consumer while it runs: pause and resume one partition, seek one partition,
- * park one record. The requests are handed to the fetch threads (the route's shared {@link PartitionPauses}, each
+ * park one record, browse and replay its dead letters. The requests are handed to the fetch threads (the route's shared {@link PartitionPauses}, each
  * task's seek and park queues) and carried out by them ({@link OperatorControls}); nothing here touches a
  * KafkaConsumer (where a seek's target lies in the log is read with an admin client of its own, {@link OffsetLookup}).
  * <p>
@@ -40,15 +43,19 @@ public final class OperatorActions {
     private final PartitionPauses pauses;
     private final Supplier<List<KafkaFetchRecords>> tasks;
     private final OffsetLookup offsets;
+    private final DeadLetterTopic deadLetters;
 
     /**
      * @param deadLetterTopic null without one (parking is refused then)
      * @param tasks           the consumer's current fetch tasks
      * @param offsets         where partitions begin and end, and which offset a time falls on (for seeks)
+     * @param deadLetters     the route's dead-letter topic to browse and replay, null without one
      */
     public OperatorActions(String routeId, boolean enabled, String deadLetterTopic, boolean batching,
-                           PartitionPauses pauses, Supplier<List<KafkaFetchRecords>> tasks, OffsetLookup offsets) {
+                           PartitionPauses pauses, Supplier<List<KafkaFetchRecords>> tasks, OffsetLookup offsets,
+                           DeadLetterTopic deadLetters) {
         this.offsets = offsets;
+        this.deadLetters = deadLetters;
         this.routeId = routeId;
         this.enabled = enabled;
         this.deadLetterTopic = deadLetterTopic;
@@ -235,6 +242,37 @@ public final class OperatorActions {
             joined.add(e.getKey() + " (by " + e.getValue() + ")");
         }
         return joined.toString();
+    }
+
+    /**
+     * The letters of the route's dead-letter topic that match (provenance, key, value size; never the value). Reading:
+     * allowed with operatorActions off.
+     *
+     * @throws OperatorActionRefusedException without a deadLetterTopic
+     */
+    public List<DeadLetter> listDeadLetters(DeadLetterFilter filter) {
+        return deadLetters("listDeadLetters", "a reader").list(filter);
+    }
+
+    /**
+     * Replays the matching letters of the route's dead-letter topic to their original topic ({@code targetTopic}
+     * null) or to {@code targetTopic}; a letter replayed before is not replayed again (see {@link DeadLetterTopic}).
+     *
+     * @throws OperatorActionRefusedException unless operatorActions=true and a deadLetterTopic
+     * @throws IllegalStateException          when the replay failed (nothing of it was replayed)
+     */
+    public DeadLetterTopic.ReplayResult replayDeadLetters(DeadLetterFilter filter, String targetTopic,
+                                                          String requestedBy) {
+        String action = "replayDeadLetters " + (filter != null ? filter : DeadLetterFilter.ALL);
+        check(action, requestedBy);
+        return deadLetters(action, requestedBy).replay(filter, targetTopic, requestedBy); // logged there
+    }
+
+    private DeadLetterTopic deadLetters(String action, String requestedBy) {
+        if (deadLetters == null) {
+            throw refused(action, requestedBy, "the route has no dead-letter topic (deadLetterTopic)");
+        }
+        return deadLetters;
     }
 
     /** A time as ISO-8601 ({@code 2026-12-02T10:15:30Z}) or epoch milliseconds. */

@@ -84,6 +84,10 @@ class OperatorActionsJmxIT extends KafkaFetchITSupport {
                     .hasMessageContaining("refused: operator actions are off")
                     .hasMessageContaining("operatorActions=true");
         }
+        assertThatThrownBy(() -> mbeans.invoke(name, "replayDeadLetters", new Object[] { "", "" },
+                new String[] { "java.lang.String", "java.lang.String" })).as("JMX replayDeadLetters").rootCause()
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("replayDeadLetters all refused")
+                .hasMessageContaining("operatorActions=true");
         assertThatThrownBy(() -> consumer.pausePartition(topic, 1, "the test"))
                 .isInstanceOf(OperatorActionRefusedException.class).hasMessageContaining("operatorActions=true");
         assertThatThrownBy(() -> consumer.resumePartition(topic, 1, "the test"))
