@@ -4,8 +4,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.LongStream;
 
 import dev.kafkafetch.KafkaFetchConstants;
@@ -122,6 +125,55 @@ class SeekPartitionIT extends KafkaFetchITSupport {
         assertThat(t.seeks()).isEqualTo(1);
         assertThat(t.offsetsSkipped()).isEqualTo(7);
         assertThat(t.lastSeek()).contains("sought forward from 5 to 12");
+    }
+
+    /**
+     * A seek back while records of many key lanes run (ordering=KEY, maxConcurrency=8): the records of the old window
+     * still running keep their lanes, so two executions of one key never overlap, also across the seek; lost = 0, and
+     * only records from the target on run twice.
+     */
+    @Test
+    void seekingBackWithKeyOrderingNeverOverlapsALane() throws Exception {
+        String topic = KafkaTestSupport.uniqueName("opseekkey");
+        String group = KafkaTestSupport.uniqueName("g");
+        kafka.createTopic(topic, 1);
+        Recorder seen = new Recorder();
+        Map<String, AtomicInteger> inLane = new ConcurrentHashMap<>();
+        AtomicInteger overlaps = new AtomicInteger();
+        CamelContext ctx = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from(uri(topic, group, "operatorActions=true&pollTimeoutMs=200&ordering=KEY&maxConcurrency=8"))
+                        .routeId("k").process(seen.measuring(e -> {
+                            String key = e.getMessage().getHeader(KafkaFetchConstants.KEY, String.class);
+                            AtomicInteger lane = inLane.computeIfAbsent(key, k -> new AtomicInteger());
+                            if (lane.incrementAndGet() > 1) {
+                                overlaps.incrementAndGet();
+                            }
+                            try {
+                                Thread.sleep(5);
+                            } finally {
+                                lane.decrementAndGet();
+                            }
+                        })).process(seen);
+            }
+        });
+        KafkaFetchConsumer consumer = (KafkaFetchConsumer) ctx.getRoute("k").getConsumer();
+        await().atMost(TIMEOUT).until(() -> PartitionPauseIT.task(consumer).partitions().size() == 1);
+        List<String> produced = kafka.produceIds(topic, 400, "key", 8);
+        await().atMost(TIMEOUT).until(() -> seen.count() >= 100);
+        await().atMost(TIMEOUT).until(() -> consumer.taskSnapshots().get(0).running() > 1);
+
+        String outcome = consumer.seekPartition(topic, 0, 50, false, "the test");
+        assertThat(outcome).contains("sought back from").contains("to 50");
+        await().atMost(Duration.ofSeconds(60)).until(() -> seen.ids().containsAll(produced));
+        assertThat(seen.lost(produced)).isEmpty();
+        assertThat(overlaps.get()).as("two executions of one key at once").isZero();
+        assertThat(seen.maxConcurrent()).as("lanes ran side by side").isGreaterThan(1);
+        assertThat(seen.duplicates()).as("only records from the target on run twice").isNotEmpty()
+                .allMatch(id -> produced.indexOf(id) >= 50);
+        TopicPartition tp = new TopicPartition(topic, 0);
+        await().atMost(TIMEOUT).until(() -> committed(group, topic, tp) == 400);
     }
 
     /** A route on one partition; the record at {@code blockAt} (unless -1) waits for the test's release. */
