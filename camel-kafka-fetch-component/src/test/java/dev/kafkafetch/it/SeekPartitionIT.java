@@ -3,8 +3,10 @@ package dev.kafkafetch.it;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -174,6 +176,59 @@ class SeekPartitionIT extends KafkaFetchITSupport {
                 .allMatch(id -> produced.indexOf(id) >= 50);
         TopicPartition tp = new TopicPartition(topic, 0);
         await().atMost(TIMEOUT).until(() -> committed(group, topic, tp) == 400);
+    }
+
+    /**
+     * A forward seek followed at once by a rebalance (a second member joins): the partition's next owner, whichever
+     * member it is, starts at the target, so the skipped offsets stay skipped and everything after them is processed.
+     * The partition is paused by the operator first, so nothing of it was polled (its resume point is the consumer's
+     * position).
+     */
+    @Test
+    void aRebalanceRightAfterAForwardSeekHandsTheTargetToTheNextOwner() throws Exception {
+        String topic = KafkaTestSupport.uniqueName("opseekreb");
+        String group = KafkaTestSupport.uniqueName("g");
+        kafka.createTopic(topic, 2);
+        Recorder a = new Recorder();
+        Recorder b = new Recorder();
+        CamelContext ctxA = startContext(memberRoute(topic, group, "a", a));
+        KafkaFetchConsumer consumerA = (KafkaFetchConsumer) ctxA.getRoute("a").getConsumer();
+        await().atMost(TIMEOUT).until(() -> PartitionPauseIT.task(consumerA).partitions().size() == 2);
+        consumerA.pausePartition(topic, 0, "the test");
+        await().atMost(TIMEOUT).until(() -> "operator".equals(PartitionPauseIT.partition(consumerA, 0).pausedReason()));
+        List<String> ids = new ArrayList<>();
+        for (int n = 0; n < 20; n++) {
+            ids.add("id-reb-" + n);
+            kafka.produce(topic, 0, "k", "id-reb-" + n, null);
+        }
+        String outcome = consumerA.seekPartition(topic, 0, 12, true, "the test");
+        assertThat(outcome).contains("sought forward from 0 to 12").contains("skipped offsets 0..11");
+        long rebalances = PartitionPauseIT.task(consumerA).rebalances();
+        CamelContext ctxB = startContext(memberRoute(topic, group, "b", b));
+        await().atMost(TIMEOUT).until(() -> PartitionPauseIT.task(consumerA).rebalances() > rebalances);
+        consumerA.resumePartition(topic, 0, "the test"); // in case it came back to A
+
+        await().atMost(TIMEOUT).until(() -> union(a, b).containsAll(ids.subList(12, 20)));
+        assertThat(union(a, b)).as("the skipped range stays skipped across the rebalance")
+                .doesNotContainAnyElementsOf(ids.subList(0, 12));
+        TopicPartition tp = new TopicPartition(topic, 0);
+        await().atMost(TIMEOUT).until(() -> committed(group, topic, tp) == 20);
+        ctxB.stop();
+    }
+
+    private static RouteBuilder memberRoute(String topic, String group, String id, Recorder seen) {
+        return new RouteBuilder() {
+            @Override
+            public void configure() {
+                from(uri(topic, group, "operatorActions=true&pollTimeoutMs=200")).routeId(id).process(seen);
+            }
+        };
+    }
+
+    private static Set<String> union(Recorder a, Recorder b) {
+        Set<String> all = new HashSet<>(a.ids());
+        all.addAll(b.ids());
+        return all;
     }
 
     /** A route on one partition; the record at {@code blockAt} (unless -1) waits for the test's release. */
