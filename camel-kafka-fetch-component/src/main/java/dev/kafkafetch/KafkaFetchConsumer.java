@@ -1,14 +1,20 @@
 package dev.kafkafetch;
 
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.StringJoiner;
 import java.util.function.IntFunction;
 import java.util.function.Supplier;
 
 import dev.kafkafetch.commit.KafkaManualCommitFactory;
 import dev.kafkafetch.commit.OffsetStore;
+import dev.kafkafetch.deadletter.DeadLetter;
+import dev.kafkafetch.deadletter.DeadLetterFilter;
+import dev.kafkafetch.deadletter.DeadLetterTopic;
 import dev.kafkafetch.dispatch.Ordering;
 import dev.kafkafetch.error.RetryTopics;
 import dev.kafkafetch.health.HealthSettings;
@@ -26,6 +32,7 @@ import dev.kafkafetch.resume.StateRepositoryOffsetStore;
 import dev.kafkafetch.serde.RecordDecoder;
 import dev.kafkafetch.task.FirstAssignment;
 import dev.kafkafetch.task.KafkaFetchRecords;
+import dev.kafkafetch.task.OffsetLookup;
 import dev.kafkafetch.task.OperatorActionRefusedException;
 import dev.kafkafetch.task.OperatorActions;
 import dev.kafkafetch.task.PartitionPauses;
@@ -160,17 +167,53 @@ public class KafkaFetchConsumer extends AbstractKafkaFetchConsumer<KafkaFetchRec
         return operatorActions().parkRecord(topic, partition, offset, requestedBy);
     }
 
+    /**
+     * Seeks one partition to {@code offset}, carried out by the fetch thread of the task that holds it: seeking back
+     * delivers the records from there on again; seeking forward skips the offsets between unprocessed, and is refused
+     * unless {@code confirmSkip} (what it skipped is counted, logged and shown in the console). Either way the
+     * partition's window restarts at the target and its next commit is the target; records of the old window still
+     * running finish into nothing. The target must lie in the partition's log (read with a short-lived admin client).
+     *
+     * @throws OperatorActionRefusedException unless the route has operatorActions=true; a forward seek without
+     *                                        confirmSkip; with transacted=true
+     * @throws IllegalArgumentException       the offset is outside the log, or no task of this consumer holds the
+     *                                        partition now
+     */
+    public String seekPartition(String topic, int partition, long offset, boolean confirmSkip, String requestedBy) {
+        return operatorActions().seekPartition(topic, partition, offset, confirmSkip, requestedBy);
+    }
+
+    /**
+     * Seeks one partition to the first record at or after {@code time} (its log end when there is none), as
+     * {@link #seekPartition(String, int, long, boolean, String)}.
+     */
+    public String seekPartitionToTime(String topic, int partition, Instant time, boolean confirmSkip,
+                                      String requestedBy) {
+        return operatorActions().seekPartitionToTime(topic, partition, time, confirmSkip, requestedBy);
+    }
+
     /** The partitions paused by an operator, shared by the tasks. */
     public PartitionPauses partitionPauses() {
         return partitionPauses;
     }
 
-    private OperatorActions operatorActions() {
+    /**
+     * The operator's actions on this consumer as plain Java methods (pause, resume, seek, park, list and replay dead
+     * letters), for tools such as an HTTP page; each refuses as its JMX operation does.
+     */
+    public OperatorActions operatorActions() {
         OperatorActions actions = operatorActions;
         if (actions == null) {
             KafkaFetchConfiguration c = configuration();
+            Duration timeout = Duration.ofMillis(settings.commitTimeoutMs());
+            DeadLetterTopic letters = settings.deadLetterTopic() == null ? null
+                    : new DeadLetterTopic(settings.deadLetterTopic(),
+                            DeadLetterTopic.defaultReplayLog(settings.deadLetterTopic()), settings.producerProperties(),
+                            clients()::getAdmin, clients()::getConsumer, clients()::getProducer,
+                            settings.masker()::mask, timeout);
             actions = new OperatorActions(getRouteId(), c.isOperatorActions(), settings.deadLetterTopic(),
-                    settings.batching(), partitionPauses, this::tasks);
+                    settings.batching(), partitionPauses, this::tasks,
+                    OffsetLookup.withAdmin(clients()::getAdmin, settings.producerProperties(), timeout), letters);
             operatorActions = actions;
         }
         return actions;
@@ -201,6 +244,33 @@ public class KafkaFetchConsumer extends AbstractKafkaFetchConsumer<KafkaFetchRec
     @Override
     public String parkRecord(String topic, int partition, long offset) {
         return jmx(() -> parkRecord(topic, partition, offset, JmxCaller.describe()));
+    }
+
+    @Override
+    public String seekPartition(String topic, int partition, long offset, boolean confirmSkip) {
+        return jmx(() -> seekPartition(topic, partition, offset, confirmSkip, JmxCaller.describe()));
+    }
+
+    @Override
+    public String seekPartitionToTime(String topic, int partition, String time, boolean confirmSkip) {
+        return jmx(() -> seekPartitionToTime(topic, partition, OperatorActions.parseTime(time), confirmSkip,
+                JmxCaller.describe()));
+    }
+
+    @Override
+    public String listDeadLetters(String filter) {
+        return jmx(() -> {
+            StringJoiner lines = new StringJoiner("\n");
+            List<DeadLetter> letters = operatorActions().listDeadLetters(DeadLetterFilter.parse(filter));
+            letters.forEach(l -> lines.add(l.toString()));
+            return letters.size() + " letter(s)" + (letters.isEmpty() ? "" : ":\n" + lines);
+        });
+    }
+
+    @Override
+    public String replayDeadLetters(String filter, String targetTopic) {
+        return jmx(() -> operatorActions().replayDeadLetters(DeadLetterFilter.parse(filter),
+                targetTopic == null || targetTopic.isBlank() ? null : targetTopic, JmxCaller.describe()).summary());
     }
 
     private static String jmx(Supplier<String> action) {

@@ -32,4 +32,26 @@ public interface ManagedOperatorActions {
                                     + " counts finished once acknowledged, so its partition commits past it. Needs"
                                     + " operatorActions=true and a deadLetterTopic")
     String parkRecord(String topic, int partition, long offset);
+
+    @ManagedOperation(description = "Seeks one partition (topic, partition) to an offset, on the fetch thread that"
+                                    + " holds it. Back: records from there on are delivered again. Forward: the offsets"
+                                    + " between are skipped unprocessed, refused unless confirmSkip is true. The"
+                                    + " partition's next commit is the offset. Needs operatorActions=true")
+    String seekPartition(String topic, int partition, long offset, boolean confirmSkip);
+
+    @ManagedOperation(description = "Seeks one partition (topic, partition) to the first record at or after a time"
+                                    + " (ISO-8601 such as 2026-12-02T10:15:30Z, or epoch milliseconds), as"
+                                    + " seekPartition. Needs operatorActions=true")
+    String seekPartitionToTime(String topic, int partition, String time, boolean confirmSkip);
+
+    @ManagedOperation(description = "Lists the route's dead letters that match a filter (name=value pairs separated"
+                                    + " by commas: topic, partition, fromOffset, toOffset, offset, reason, exception,"
+                                    + " since, until, limit; empty = all): their provenance, key and value size")
+    String listDeadLetters(String filter);
+
+    @ManagedOperation(description = "Replays the route's dead letters that match a filter (as listDeadLetters) to"
+                                    + " their original topic (targetTopic empty) or to targetTopic, each with replay"
+                                    + " headers; letters replayed before are not replayed again (the replay log topic"
+                                    + " <deadLetterTopic>.replays). Needs operatorActions=true")
+    String replayDeadLetters(String filter, String targetTopic);
 }

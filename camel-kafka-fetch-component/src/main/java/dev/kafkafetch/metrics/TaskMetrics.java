@@ -38,6 +38,9 @@ public final class TaskMetrics {
     private long repeatedOffsetsSkipped;
     private long recordsRetried;
     private long recordsParked;
+    private long seeks;
+    private long offsetsSkipped;
+    private volatile String lastSeek;
     private long lastPollTime;
     private long markedFinished;
     private int peakHeld;
@@ -104,6 +107,16 @@ public final class TaskMetrics {
     /** Fetch thread: an operator parked a record (it is dead-lettered, and counted finished once acknowledged). */
     public void parked() {
         recordsParked++;
+    }
+
+    /**
+     * Fetch thread: an operator sought a partition ({@code what} says where from and to); {@code skipped} offsets of
+     * it were skipped unprocessed (a forward seek), 0 for a seek back.
+     */
+    public void sought(long skipped, String what) {
+        seeks++;
+        offsetsSkipped += skipped;
+        lastSeek = what;
     }
 
     public void stalled() {
@@ -189,6 +202,6 @@ public final class TaskMetrics {
                 reachability != null ? reachability.lastResponseTime() : 0,
                 reachability != null ? reachability.createdTime() : 0, skippedFinished, commits.mapsLeftOut(),
                 recordsRetried, recordsRedelivered, commits.commitCalls(), commits.commitCallNanos(),
-                repeatedOffsetsSkipped, recordsParked);
+                repeatedOffsetsSkipped, recordsParked, seeks, offsetsSkipped, lastSeek);
     }
 }

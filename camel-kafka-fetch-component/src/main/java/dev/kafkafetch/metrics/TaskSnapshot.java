@@ -34,6 +34,10 @@ import java.util.List;
  * @param recordsParked          records an operator parked (taken out of the route and dead-lettered with reason
  *                               {@code parked}); once acknowledged they count in {@code recordsFailed} and
  *                               {@code recordsDeadLettered} too
+ * @param seeks                  partitions an operator sought (to an offset or a time)
+ * @param offsetsSkipped         offsets those seeks skipped unprocessed (forward seeks, confirmed); fewer records
+ *                               when compaction or transaction markers left gaps
+ * @param lastSeek               what the last seek did (partition, from, to, who asked), or null
  */
 public record TaskSnapshot(
         String threadName,
@@ -82,14 +86,17 @@ public record TaskSnapshot(
         long commitCalls,
         long commitCallNanos,
         long repeatedOffsetsSkipped,
-        long recordsParked) {
+        long recordsParked,
+        long seeks,
+        long offsetsSkipped,
+        String lastSeek) {
 
     /** A task that has not published anything yet. */
     public static TaskSnapshot initial(String threadName, String state, String subscription, String groupId,
                                        int maxInFlightRecords, int maxConcurrency) {
         return new TaskSnapshot(threadName, state, subscription, groupId, null, null, -1, null, List.of(), 0, 0, 0,
                 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, maxInFlightRecords, maxConcurrency, 0, 0, null, 0, null,
-                0.0, 0, System.currentTimeMillis(), -1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+                0.0, 0, System.currentTimeMillis(), -1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, null);
     }
 
     /**

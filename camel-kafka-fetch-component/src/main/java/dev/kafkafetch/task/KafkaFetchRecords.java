@@ -150,7 +150,7 @@ public final class KafkaFetchRecords implements FetchTask {
         this.intake = new RecordIntake(threadName, partitions, dispatcher, batches, metrics, settings.retries());
         this.pauses = new PauseControl(threadName, dispatcher, partitions, completions);
         this.operator = new OperatorControls(threadName, partitions, dispatcher, failures, metrics,
-                this::wakeup);
+                new PartitionSeeks(threadName, settings, partitions, metrics), () -> consumer, this::wakeup);
         this.partitionSnapshots = new PartitionSnapshots(dispatcher, settings.ordering(), settings.batching());
         this.pollErrors = new PollErrorHandler(threadName, settings.subscription(), pollExceptionStrategy,
                 exceptionHandler, metrics);
@@ -261,6 +261,19 @@ public final class KafkaFetchRecords implements FetchTask {
      */
     public CompletableFuture<String> requestPark(TopicPartition partition, long offset, String requestedBy) {
         return operator.requestPark(partition, offset, requestedBy);
+    }
+
+    /**
+     * Any thread: asks the fetch thread to seek the partition to {@code offset} (see {@link PartitionSeeks}). The
+     * outcome is a message once it is done, null when the partition is not assigned to this task, or the reason it was
+     * refused.
+     *
+     * @param asked how the operator named the target (an offset, or a time and the offset it falls on)
+     */
+    public CompletableFuture<String> requestSeek(TopicPartition partition, long offset, String asked,
+                                                 boolean confirmSkip, String requestedBy) {
+        return operator.requestSeek(new PartitionSeeks.Seek(partition, offset, asked, confirmSkip, requestedBy,
+                new CompletableFuture<>()));
     }
 
     public boolean awaitTermination(long timeoutMs) throws InterruptedException {

@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.function.Supplier;
 
 import dev.kafkafetch.dispatch.Dispatcher;
 import dev.kafkafetch.dispatch.WorkItem;
@@ -27,6 +28,7 @@ import org.slf4j.LoggerFactory;
  * its thread is not interrupted and its late result is ignored) and dead-lettered now with reason {@code parked}
  * through the task's dead-letter path; once the broker acknowledged the letter it counts finished, so the partition
  * (and its key lane, at once) moves on and commits past it (docs/design.md §6).</li>
+ * <li>A sought partition restarts its window at the target ({@link PartitionSeeks}).</li>
  * </ul>
  * Each action is logged with who asked.
  */
@@ -46,6 +48,9 @@ final class OperatorControls {
     private final TaskMetrics metrics;
     private final Runnable wakeup;
     private final ConcurrentLinkedQueue<Park> parks = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<PartitionSeeks.Seek> seeks = new ConcurrentLinkedQueue<>();
+    private final PartitionSeeks seeker;
+    private final Supplier<TaskConsumer> consumer;
     private volatile boolean closed;
     // fetch thread only
     private long appliedVersion = -1;
@@ -53,8 +58,10 @@ final class OperatorControls {
 
     /** @param wakeup wakes the fetch thread (its consumer's poll) */
     OperatorControls(String taskName, PartitionStates partitions, Dispatcher dispatcher, FailureRouter failures,
-                     TaskMetrics metrics, Runnable wakeup) {
+                     TaskMetrics metrics, PartitionSeeks seeker, Supplier<TaskConsumer> consumer, Runnable wakeup) {
         this.wakeup = wakeup;
+        this.seeker = seeker;
+        this.consumer = consumer;
         this.taskName = taskName;
         this.partitions = partitions;
         this.dispatcher = dispatcher;
@@ -73,9 +80,27 @@ final class OperatorControls {
         return park.outcome();
     }
 
-    /** Fetch thread, once per turn: brings the partitions in line with the pauses asked for, then parks. */
+    /** Any thread: asks for a seek (see {@link PartitionSeeks}) and wakes the fetch thread. */
+    CompletableFuture<String> requestSeek(PartitionSeeks.Seek seek) {
+        seeks.add(seek);
+        if (closed) {
+            close();
+        }
+        wakeup.run();
+        return seek.outcome();
+    }
+
+    /** Fetch thread, once per turn: brings the partitions in line with the pauses asked for, then seeks and parks. */
     void apply() {
         applyPauses();
+        PartitionSeeks.Seek seek;
+        while ((seek = seeks.poll()) != null) {
+            try {
+                seek.outcome().complete(seeker.seek(seek, consumer.get()));
+            } catch (RuntimeException e) {
+                seek.outcome().completeExceptionally(e);
+            }
+        }
         Park park;
         while ((park = parks.poll()) != null) {
             try {
@@ -94,6 +119,11 @@ final class OperatorControls {
             park.outcome().completeExceptionally(new IllegalStateException(
                     "Fetch task " + taskName + " stopped before it could park " + park.partition() + "@"
                                                                            + park.offset()));
+        }
+        PartitionSeeks.Seek seek;
+        while ((seek = seeks.poll()) != null) {
+            seek.outcome().completeExceptionally(new IllegalStateException(
+                    "Fetch task " + taskName + " stopped before it could seek " + seek.partition()));
         }
     }
 

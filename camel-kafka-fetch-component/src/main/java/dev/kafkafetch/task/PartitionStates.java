@@ -361,6 +361,24 @@ final class PartitionStates implements ConsumerRebalanceListener {
         publish.run();
     }
 
+    /**
+     * An operator's seek: the assigned partition gets a fresh state that starts at {@code offset} (committable at once,
+     * so its next commit is that offset) and the consumer is sought there. The old state is retired as on a revoke:
+     * its queued records are cancelled, a batch it shares with other partitions seeks those back, and records of it
+     * still running keep their lane and finish into nothing. Returns the old state.
+     */
+    PartitionState restartAt(TopicPartition tp, long offset) {
+        PartitionState old = assigned.get(tp);
+        PartitionState fresh = assign(tp, -1, null);
+        fresh.startAt(offset);
+        consumer.seek(tp, offset);
+        if (old != null && old.delayedUntil() > 0 && pausedReason == null && !operatorPauses.isPaused(tp)) {
+            consumer.resume(List.of(tp)); // it waited for a retry letter that is no longer next
+        }
+        publish.run();
+        return old;
+    }
+
     /** The consumer closes: every state is retired (records still running are re-delivered to the next owner). */
     void retireAll() {
         List<PartitionState> all = new ArrayList<>(assigned.values());

@@ -115,7 +115,7 @@ final class TransactedCommits {
         return Next.GO_ON;
     }
 
-    /** The committer's snapshot with the last abort's text masked (DESIGN §4.8: console, health, meters show it). */
+    /** The committer's snapshot with the last abort's text masked (docs/design.md §4.8: console, health, meters show it). */
     TxSnapshot snapshot(long nowMs) {
         TxSnapshot s = committer.snapshot(nowMs);
         String abort = s.lastAbort();

@@ -157,6 +157,10 @@ public class KafkaFetchDevConsole extends AbstractDevConsole {
                 t.polls(), t.commits(), t.commitFailures(), t.rebalances(), t.reconnects(), t.backPressurePauses()));
         sb.append(String.format("    Last poll: %s  last commit: %s  snapshot age: %s%n", ago(t.lastPollTime(), now),
                 ago(t.lastCommitTime(), now), TimeUtils.printDuration(Math.max(0, now - t.snapshotTime()), true)));
+        if (t.seeks() > 0) {
+            sb.append(String.format("    Operator seeks: %d  offsets skipped: %d  last: %s%n", t.seeks(),
+                    t.offsetsSkipped(), t.lastSeek()));
+        }
         if (t.deadLetterTrouble() != null) {
             sb.append(String.format("    Dead letters: %s%n", t.deadLetterTrouble()));
         }
@@ -373,6 +377,11 @@ public class KafkaFetchDevConsole extends AbstractDevConsole {
         j.put("recordsRetried", t.recordsRetried());
         j.put("recordsRedelivered", t.recordsRedelivered());
         j.put("recordsParked", t.recordsParked());
+        j.put("seeks", t.seeks());
+        j.put("offsetsSkipped", t.offsetsSkipped());
+        if (t.lastSeek() != null) {
+            j.put("lastSeek", t.lastSeek());
+        }
         j.put("offsetMapsLeftOut", t.offsetMapsLeftOut());
         j.put("commits", t.commits());
         j.put("commitFailures", t.commitFailures());

@@ -50,7 +50,9 @@ class StuckRecordDevConsoleTest extends DevConsoleTestSupport {
         });
         await().atMost(TIMEOUT).pollInterval(Duration.ofMillis(50)).until(() -> {
             JsonObject o = oldest(context);
-            return o != null && "running".equals(o.getString("state")) && o.getInteger("waitingBehind") == 19;
+            // its thread parked in the route, not still on its way there (a loaded machine can take a while)
+            return o != null && "running".equals(o.getString("state")) && o.getInteger("waitingBehind") == 19
+                   && "TIMED_WAITING".equals(o.getString("threadState"));
         });
         JsonObject o = oldest(context);
         assertThat(o.getLong("offset")).isZero();

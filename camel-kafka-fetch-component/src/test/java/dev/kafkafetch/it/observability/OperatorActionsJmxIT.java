@@ -3,6 +3,7 @@ package dev.kafkafetch.it.observability;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -71,7 +72,11 @@ class OperatorActionsJmxIT extends KafkaFetchITSupport {
         Object[][] calls = {
             { "pausePartition", new Object[] { topic, 0 }, new String[] { "java.lang.String", "int" } },
             { "resumePartition", new Object[] { topic, 0 }, new String[] { "java.lang.String", "int" } },
-            { "parkRecord", new Object[] { topic, 0, 0L }, new String[] { "java.lang.String", "int", "long" } } };
+            { "parkRecord", new Object[] { topic, 0, 0L }, new String[] { "java.lang.String", "int", "long" } },
+            { "seekPartition", new Object[] { topic, 0, 0L, true },
+                new String[] { "java.lang.String", "int", "long", "boolean" } },
+            { "seekPartitionToTime", new Object[] { topic, 0, "0", true },
+                new String[] { "java.lang.String", "int", "java.lang.String", "boolean" } } };
         for (Object[] call : calls) {
             assertThatThrownBy(() -> mbeans.invoke(name, (String) call[0], (Object[]) call[1], (String[]) call[2]))
                     .as("JMX " + call[0]).rootCause().isInstanceOf(IllegalStateException.class)
@@ -79,23 +84,33 @@ class OperatorActionsJmxIT extends KafkaFetchITSupport {
                     .hasMessageContaining("refused: operator actions are off")
                     .hasMessageContaining("operatorActions=true");
         }
+        assertThatThrownBy(() -> mbeans.invoke(name, "replayDeadLetters", new Object[] { "", "" },
+                new String[] { "java.lang.String", "java.lang.String" })).as("JMX replayDeadLetters").rootCause()
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("replayDeadLetters all refused")
+                .hasMessageContaining("operatorActions=true");
         assertThatThrownBy(() -> consumer.pausePartition(topic, 1, "the test"))
                 .isInstanceOf(OperatorActionRefusedException.class).hasMessageContaining("operatorActions=true");
         assertThatThrownBy(() -> consumer.resumePartition(topic, 1, "the test"))
                 .isInstanceOf(OperatorActionRefusedException.class).hasMessageContaining("operatorActions=true");
         assertThatThrownBy(() -> consumer.parkRecord(topic, 1, 0, "the test"))
                 .isInstanceOf(OperatorActionRefusedException.class).hasMessageContaining("operatorActions=true");
+        assertThatThrownBy(() -> consumer.seekPartition(topic, 1, 0, true, "the test"))
+                .isInstanceOf(OperatorActionRefusedException.class).hasMessageContaining("operatorActions=true");
+        assertThatThrownBy(() -> consumer.seekPartitionToTime(topic, 1, Instant.EPOCH, true, "the test"))
+                .isInstanceOf(OperatorActionRefusedException.class).hasMessageContaining("operatorActions=true");
         KafkaFetchConsumer noDlt = (KafkaFetchConsumer) context.getRoute("nodlt").getConsumer();
         assertThatThrownBy(() -> noDlt.parkRecord(topic, 1, 0, "the test"))
                 .isInstanceOf(OperatorActionRefusedException.class).hasMessageContaining("deadLetterTopic");
 
-        // nothing changed: nothing paused, records still flow
+        // nothing changed: nothing paused or sought, records still flow (none twice: nothing was sought back)
         assertThat(consumer.getPausedPartitions()).isEmpty();
+        assertThat(consumer.taskSnapshots().get(0).seeks()).isZero();
         assertThat(consumer.taskSnapshots().get(0).partitions()).allMatch(p -> p.pausedReason() == null);
         List<String> more = kafka.produceIds(topic, 50, "off2", 5);
         awaitCount(seen, produced.size() + more.size(), TIMEOUT);
         assertThat(seen.lost(produced)).isEmpty();
         assertThat(seen.lost(more)).isEmpty();
+        assertThat(seen.duplicates()).isEmpty();
     }
 
     @Test
