@@ -8,9 +8,12 @@ Every component option becomes a property (primitives boxed, so that only the op
 component); its Javadoc is the catalog description, from which Spring Boot's configuration processor writes the
 configuration metadata. The options both schemes describe alike (the component's shared option base) are written once,
 in KafkaFetchClientComponentConfiguration, which each scheme's properties class extends.
+With --check it writes nothing and exits 1, naming the files, when a class is not what the catalogs say (the
+component's GeneratedDocsTest runs it so in every build).
 """
 import json
 import pathlib
+import sys
 import textwrap
 
 root = pathlib.Path(__file__).resolve().parents[2]
@@ -25,6 +28,8 @@ SCHEMES = [
 BASE = "KafkaFetchClientComponentConfiguration"
 BOXED = {"int": "Integer", "long": "Long", "boolean": "Boolean", "double": "Double"}
 SKIP = {"configuration"}  # the options object itself: each of its options is a property of its own
+check = "--check" in sys.argv[1:]
+stale = []
 
 
 def java_type(t):
@@ -71,6 +76,10 @@ def members(props):
 
 def write(name, source):
     out = out_dir / f"{name}.java"
+    if check:
+        if not out.exists() or out.read_text() != source:
+            stale.append(out)
+        return
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(source)
     print(f"wrote {out}")
@@ -111,4 +120,10 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 public class {cls} extends {BASE} {{
 
 """ + members(own) + "}\n")
-print(f"{len(shared)} shared properties")
+if stale:
+    print("The starter's properties " + ", ".join(str(p) for p in stale) + " do not match the component catalogs.\n"
+          "Run, from the repository root: python3 src/build/generate-starter-configuration.py (and commit the result)",
+          file=sys.stderr)
+    sys.exit(1)
+if not check:
+    print(f"{len(shared)} shared properties")

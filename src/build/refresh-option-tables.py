@@ -4,12 +4,17 @@ generated component JSON.
 
 Run after `mvn process-classes` in camel-kafka-fetch-component, from the repository root:
     python3 src/build/refresh-option-tables.py
+With --check it writes nothing and exits 1, naming the files, when a table is not what the catalog says (the
+component's GeneratedDocsTest runs it so in every build).
 """
 import json
 import re
 import pathlib
+import sys
 
 root = pathlib.Path(__file__).resolve().parents[2] / "camel-kafka-fetch-component"
+check = "--check" in sys.argv[1:]
+stale = []
 
 
 def cell(value):
@@ -50,5 +55,15 @@ for scheme, package in (("kafka-fetch", "dev/kafkafetch"), ("kafka-fetch-share",
                          option_rows(spec["componentProperties"]))
     text = replace_table(text, "Endpoint options", "| Name | Description | Default | Type", option_rows(spec["properties"]))
     text = replace_table(text, "Message headers", "| Name | Description | Type", header_rows(spec["headers"]))
-    doc_path.write_text(text)
-    print(f"refreshed {doc_path}")
+    if check:
+        if doc_path.read_text() != text:
+            stale.append(doc_path)
+    else:
+        doc_path.write_text(text)
+        print(f"refreshed {doc_path}")
+
+if stale:
+    print("The option tables of " + ", ".join(str(p) for p in stale) + " do not match the component catalog.\n"
+          "Run, from the repository root: python3 src/build/refresh-option-tables.py (and commit the result)",
+          file=sys.stderr)
+    sys.exit(1)

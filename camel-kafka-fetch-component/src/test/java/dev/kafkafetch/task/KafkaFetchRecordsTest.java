@@ -3,7 +3,6 @@ package dev.kafkafetch.task;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -11,10 +10,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.kafkafetch.dispatch.ItemProcessor;
-import dev.kafkafetch.dispatch.Ordering;
 import dev.kafkafetch.error.ConfiguredPollExceptionStrategy;
 import dev.kafkafetch.error.PollOnError;
-import dev.kafkafetch.security.SecretMasker;
 import dev.kafkafetch.serde.RecordDecoder;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.MockConsumer;
@@ -45,10 +42,7 @@ class KafkaFetchRecordsTest {
     }
 
     private TaskSettings settings() {
-        return new TaskSettings("g", new Properties(), new Properties(), StringDeserializer.class,
-                StringDeserializer.class, List.of("t"), null, 50, 100, 1000, 4, Ordering.PARTITION, true, 100, 0, 1000,
-                2000, 1000, null, 0, null, false, 0, false, false, 0, 0, 10, 0, 10, new SecretMasker(List.of()), true,
-                null, null);
+        return TaskSettingsBuilder.taskSettings().build();
     }
 
     private KafkaFetchRecords start(PollOnError onError) {

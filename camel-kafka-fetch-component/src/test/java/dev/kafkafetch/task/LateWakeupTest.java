@@ -3,7 +3,6 @@ package dev.kafkafetch.task;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -18,10 +17,8 @@ import java.util.stream.LongStream;
 import dev.kafkafetch.commit.DefaultKafkaManualCommitFactory;
 import dev.kafkafetch.commit.ManualCommitQueue;
 import dev.kafkafetch.dispatch.ItemProcessor;
-import dev.kafkafetch.dispatch.Ordering;
 import dev.kafkafetch.error.ConfiguredPollExceptionStrategy;
 import dev.kafkafetch.error.PollOnError;
-import dev.kafkafetch.security.SecretMasker;
 import dev.kafkafetch.serde.RecordDecoder;
 import org.apache.camel.support.LoggingExceptionHandler;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -186,11 +183,9 @@ class LateWakeupTest {
 
     private static TaskSettings settings(boolean breakOnFirstError, boolean allowManualCommit, boolean autoCommit,
                                          long autoCommitIntervalMs) {
-        return new TaskSettings("g", new Properties(), new Properties(), StringDeserializer.class,
-                StringDeserializer.class, List.of("t"), null, 50, 100, 1000, 4, Ordering.PARTITION, autoCommit,
-                autoCommitIntervalMs, 0, 1000, 2000, 1000, null, 0, null, breakOnFirstError, 0, allowManualCommit,
-                false,
-                0, 0, 10, 0, 10, new SecretMasker(List.of()), true, null, null);
+        return TaskSettingsBuilder.taskSettings().breakOnFirstError(breakOnFirstError)
+                .allowManualCommit(allowManualCommit)
+                .autoCommitEnable(autoCommit).autoCommitIntervalMs(autoCommitIntervalMs).build();
     }
 
     private void start(TaskSettings settings, Function<ManualCommitQueue, ItemProcessor> processor) {

@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
@@ -14,10 +13,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.kafkafetch.commit.DefaultKafkaManualCommitFactory;
-import dev.kafkafetch.dispatch.Ordering;
 import dev.kafkafetch.error.ConfiguredPollExceptionStrategy;
 import dev.kafkafetch.error.PollOnError;
-import dev.kafkafetch.security.SecretMasker;
 import dev.kafkafetch.serde.RecordDecoder;
 import org.apache.camel.support.LoggingExceptionHandler;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -160,10 +157,9 @@ class WakeupSweepTest {
         }
 
         private TaskSettings settings() {
-            return new TaskSettings("g", new Properties(), new Properties(), StringDeserializer.class,
-                    StringDeserializer.class, List.of("t"), null, 10, 100, 1000, 2, Ordering.PARTITION, !manual, 20, 0,
-                    1000, 2000, 2000, null, 0, null, true, 0, manual, false, 0, 0, 10, 0, 10,
-                    new SecretMasker(List.of()), true, null, null);
+            return TaskSettingsBuilder.taskSettings().pollTimeoutMs(10).maxConcurrency(2).autoCommitEnable(!manual)
+                    .autoCommitIntervalMs(20).revokeTimeoutMs(2000).breakOnFirstError(true).allowManualCommit(manual)
+                    .build();
         }
 
         private void append(long from, long to) {

@@ -1,24 +1,22 @@
-package dev.kafkafetch.it.share;
+package dev.kafkafetch.share;
 
 import java.util.stream.Stream;
 
-import org.apache.camel.CamelContext;
-import org.apache.camel.builder.RouteBuilder;
+import dev.kafkafetch.OptionsTestSupport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowable;
 
 /**
  * kafka-fetch-share refuses at route start, naming them, the kafka-fetch options a share group cannot have (offsets,
  * commits, seeks, assignors, static membership, per-consumer session settings, partition order, batching,
  * breakOnFirstError, retry topics), the client settings a share consumer refuses or the component manages, and bad
- * values of its own options.
+ * values of its own options; checked without a broker.
  */
-class ShareBadOptionsIT extends ShareITSupport {
+class ShareBadOptionsTest extends OptionsTestSupport {
 
     static Stream<Arguments> refused() {
         return Stream.of("autoOffsetReset=earliest", "autoCommitEnable=false", "autoCommitIntervalMs=100",
@@ -72,34 +70,17 @@ class ShareBadOptionsIT extends ShareITSupport {
 
     @Test
     void missingGroupId() {
-        assertThat(messages(startFailure("kafka-fetch-share:t?brokers=" + KAFKA.bootstrapServers())))
+        assertThat(messages(startFailure("kafka-fetch-share:t?brokers=" + NO_BROKER)))
                 .contains("kafka-fetch-share option groupId is required");
     }
 
+    @Test
+    void missingBrokers() {
+        assertThat(messages(startFailure("kafka-fetch-share:t?groupId=g")))
+                .contains("kafka-fetch-share option brokers");
+    }
+
     private static String uri(String option) {
-        return "kafka-fetch-share:t?brokers=" + KAFKA.bootstrapServers() + "&groupId=g&" + option;
-    }
-
-    private Throwable startFailure(String uri) {
-        CamelContext context = newContext();
-        Throwable failure = catchThrowable(() -> {
-            context.addRoutes(new RouteBuilder() {
-                @Override
-                public void configure() {
-                    from(uri).log("${body}");
-                }
-            });
-            context.start();
-        });
-        assertThat(failure).as("starting %s must fail", uri).isNotNull();
-        return failure;
-    }
-
-    private static String messages(Throwable t) {
-        StringBuilder sb = new StringBuilder();
-        for (Throwable c = t; c != null; c = c.getCause()) {
-            sb.append(c.getMessage()).append(" | ");
-        }
-        return sb.toString();
+        return "kafka-fetch-share:t?brokers=" + NO_BROKER + "&groupId=g&" + option;
     }
 }
