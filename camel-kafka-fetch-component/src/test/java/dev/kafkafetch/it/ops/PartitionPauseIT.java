@@ -6,6 +6,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 import dev.kafkafetch.KafkaFetchConsumer;
@@ -88,11 +90,18 @@ class PartitionPauseIT extends KafkaFetchITSupport {
         String group = KafkaTestSupport.uniqueName("g");
         kafka.createTopic(topic, 2);
         Recorder seen = new Recorder();
+        // after the first 20 records the route waits until the pause took effect, so that the paused partition has
+        // records left whatever the machine's speed (the whole topic takes ~1.5 s otherwise)
+        CountDownLatch pauseApplied = new CountDownLatch(1);
         CamelContext ctx = startContext(new RouteBuilder() {
             @Override
             public void configure() {
                 from(uri(topic, group, "operatorActions=true&ordering=KEY&maxConcurrency=8&pollTimeoutMs=200"))
-                        .routeId("key").process(seen.measuring(e -> Thread.sleep(20))).process(seen);
+                        .routeId("key").process(e -> {
+                            if (seen.count() >= 20) {
+                                pauseApplied.await(60, TimeUnit.SECONDS);
+                            }
+                        }).process(seen.measuring(e -> Thread.sleep(20))).process(seen);
             }
         });
         KafkaFetchConsumer consumer = (KafkaFetchConsumer) ctx.getRoute("key").getConsumer();
@@ -105,6 +114,7 @@ class PartitionPauseIT extends KafkaFetchITSupport {
 
         consumer.pausePartition(topic, 0, "the test");
         await().atMost(Duration.ofSeconds(10)).until(() -> "operator".equals(partition(consumer, 0).pausedReason()));
+        pauseApplied.countDown();
         await().atMost(Duration.ofSeconds(60)).until(() -> seen.ids().containsAll(others));
         long processedOfPaused = seen.ids().stream().filter(ofPaused::contains).count();
         assertThat(processedOfPaused).as("the paused partition stopped early").isLessThan(ofPaused.size());
