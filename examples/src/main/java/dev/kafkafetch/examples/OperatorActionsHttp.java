@@ -56,7 +56,11 @@ final class OperatorActionsHttp {
             new Action("resume", List.of("topic", "partition"),
                     (c, p, who) -> c.resumePartition(p.text("topic"), p.partition(), who)),
             new Action("park", List.of("topic", "partition", "offset"),
-                    (c, p, who) -> c.parkRecord(p.text("topic"), p.partition(), p.offset(), who)));
+                    (c, p, who) -> c.parkRecord(p.text("topic"), p.partition(), p.offset(), who)),
+            // forward, records are skipped on purpose: refused by the component unless confirmSkip=true
+            new Action("seek", List.of("topic", "partition", "offset"),
+                    (c, p, who) -> c.seekPartition(p.text("topic"), p.partition(), p.offset(), p.flag("confirmSkip"),
+                            who)));
 
     private final CamelContext context;
     private final ActionRequestGuard guard;
@@ -224,6 +228,18 @@ final class OperatorActionsHttp {
                 throw new IllegalArgumentException("Missing parameter " + name);
             }
             return v.trim();
+        }
+
+        /** An optional true/false parameter, false when absent. */
+        boolean flag(String name) {
+            String v = values.get(name);
+            if (v == null || v.isBlank() || "false".equalsIgnoreCase(v.trim())) {
+                return false;
+            }
+            if ("true".equalsIgnoreCase(v.trim())) {
+                return true;
+            }
+            throw new IllegalArgumentException("Parameter " + name + " must be true or false, was '" + v + "'");
         }
 
         int partition() {

@@ -149,6 +149,25 @@ class OperatorActionsHttpIT {
 
     @Test
     @Order(4)
+    void aForwardSeekWithoutConfirmationIsRefusedAndChangesNothing() throws Exception {
+        ExampleHttp.Partition stuck = awaitStuckRecord();
+        long offset = stuck.oldestUnfinished().getLong("offset");
+        // one past the stuck record, its partition's first unfinished one: seeking there would skip it
+        var seek = http.post("seek", Map.of("route", ROUTE, "topic", stuck.topic(), "partition", stuck.partition(),
+                "offset", offset + 1));
+        assertThat(seek.statusCode()).as(seek.body()).isEqualTo(409);
+        assertThat(ExampleHttp.json(seek.body()).getString("message")).contains("confirmSkip=true");
+        var bad = http.post("seek", Map.of("route", ROUTE, "topic", stuck.topic(), "partition", stuck.partition(),
+                "offset", offset + 1, "confirmSkip", "perhaps"));
+        assertThat(bad.statusCode()).isEqualTo(400);
+        assertThat(ExampleHttp.json(bad.body()).getString("message")).contains("confirmSkip");
+        ExampleHttp.Partition after = partition(stuck.topic(), stuck.partition());
+        assertThat(after.oldestUnfinished()).as("the stuck record is still there").isNotNull();
+        assertThat(after.oldestUnfinished().getLong("offset")).isEqualTo(offset);
+    }
+
+    @Test
+    @Order(5)
     void aPostParksTheStuckRecord() throws Exception {
         var missing = http.post("park", Map.of("route", ROUTE, "topic", "orders", "partition", 0, "offset",
                 Long.MAX_VALUE - 1));
