@@ -36,7 +36,7 @@ import org.apache.camel.impl.health.AbstractHealthCheck;
  * {@code maxPollIntervalMs} (Kafka's default 300000 when not set). A task retrying to connect is alive.
  * <p>
  * Details name the route, topic, group, brokers and, per task, its client id, state and last error (masked by the
- * task when it was recorded), and what the scheme adds per task ({@link #setTaskDetails}: a share task's counters, a
+ * task when it was recorded), the record it is stuck on ({@link StuckRecordDetails}), and what the scheme adds per task ({@link #setTaskDetails}: a share task's counters, a
  * transacted task's transactions, {@link TransactionDetails}).
  * <p>
  * Camel's consumers repository asks {@link org.apache.camel.health.HealthCheckAware} consumers for readiness only
@@ -153,6 +153,7 @@ public class KafkaFetchConsumerHealthCheck extends AbstractHealthCheck {
             if (lastError != null) {
                 builder.detail(prefix + "last.error", lastError);
             }
+            StuckRecordDetails.of(snap.partitions()).forEach((key, value) -> builder.detail(prefix + key, value));
             taskDetails.apply(name).forEach((key, value) -> builder.detail(prefix + key, value));
 
             if (liveness) {

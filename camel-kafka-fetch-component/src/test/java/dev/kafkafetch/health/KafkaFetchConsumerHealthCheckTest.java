@@ -8,6 +8,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
+import dev.kafkafetch.metrics.OldestUnfinished;
+import dev.kafkafetch.metrics.PartitionSnapshot;
 import dev.kafkafetch.metrics.TaskSnapshot;
 import dev.kafkafetch.task.TaskState;
 import org.apache.camel.health.HealthCheck;
@@ -71,6 +73,33 @@ class KafkaFetchConsumerHealthCheckTest {
                 .containsEntry("group.id", "billing").containsEntry("bootstrap.servers", "host:9092")
                 .containsEntry("task.0.state", "RUNNING").containsEntry("client.id", "client-0");
         assertThat(call(HealthCheck.Kind.LIVENESS).getState()).isEqualTo(HealthCheck.State.UP);
+    }
+
+    @Test
+    void theDetailsNameTheRecordATaskIsStuckOnWithoutItsKey() {
+        Map<String, Object> stuck = healthy(System.currentTimeMillis());
+        stuck.put("partitions", List.of(
+                new PartitionSnapshot("orders", 0, 12, 10, 10, 20, 8, 1, 2, null, 0,
+                        new OldestUnfinished(10, "secret-key", 2, "running", 1_500, 1_400, "w-1", "WAITING", 0)),
+                new PartitionSnapshot("orders", 1, 40, 33, 33, 40, 0, 1, 7, null, 0,
+                        new OldestUnfinished(33, "k", 1, "running", 90_000, 90_000, "w-2", "TIMED_WAITING", 5)),
+                new PartitionSnapshot("orders", 2, 5, 5, 5, 5, 0, 0, 0, null, 0, null)));
+        task(stuck);
+
+        HealthCheck.Result result = call(HealthCheck.Kind.READINESS);
+
+        assertThat(result.getState()).as("details only").isEqualTo(HealthCheck.State.UP);
+        assertThat(result.getDetails()).containsEntry("task.0.stuck.record", "orders-1@33")
+                .containsEntry("task.0.stuck.age.ms", 90_000L).containsEntry("task.0.stuck.state", "running")
+                .containsEntry("task.0.stuck.attempt", 1).containsEntry("task.0.stuck.waiting.behind", 5);
+        assertThat(result.getDetails().values()).as("the key stays in the console").doesNotContain("k", "secret-key");
+    }
+
+    @Test
+    void aTaskWithNothingUnfinishedHasNoStuckDetails() {
+        task(healthy(System.currentTimeMillis()));
+
+        assertThat(call(HealthCheck.Kind.READINESS).getDetails().keySet()).noneMatch(k -> k.contains("stuck"));
     }
 
     @Test
