@@ -1,6 +1,7 @@
 package dev.kafkafetch.bench;
 
 import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeMap;
@@ -42,7 +43,7 @@ final class CpuByThread {
         long process = OS.getProcessCpuTime() - process0;
         long[] ids = MX.getAllThreadIds();
         long[] cpu = MX.getThreadCpuTime(ids);
-        java.lang.management.ThreadInfo[] infos = MX.getThreadInfo(ids);
+        ThreadInfo[] infos = MX.getThreadInfo(ids);
         Map<String, long[]> groups = new TreeMap<>();
         long threads = 0;
         for (int i = 0; i < ids.length; i++) {

@@ -34,6 +34,8 @@ import dev.kafkafetch.testinfra.Java21Runtime;
  *   --only kafka-fetch,parallel   only the contenders whose label starts with one of these
  *   --out DIR               also write slow-io-&lt;date&gt;.md there
  * </pre>
+ * With {@code -Dslowio.cpuByThread=true} on the harness JVM, each run also prints its CPU per record by thread group
+ * ({@link CpuByThread}).
  */
 public final class SlowIoScenario {
 
