@@ -148,18 +148,26 @@ final class CamelRouteContender implements Contender {
 
     @Override
     public long inFlight() {
+        List<TaskSnapshot> snapshots = snapshots();
+        return snapshots == null ? -1 : snapshots.stream().mapToLong(TaskSnapshot::inFlight).sum();
+    }
+
+    @Override
+    public long running() {
+        List<TaskSnapshot> snapshots = snapshots();
+        return snapshots == null ? -1 : snapshots.stream().mapToLong(TaskSnapshot::running).sum();
+    }
+
+    /** kafka-fetch's task snapshots, or null (camel-kafka, or not started). */
+    private List<TaskSnapshot> snapshots() {
         CamelContext c = camel;
         if (c == null || !spec.isKafkaFetch()) {
-            return -1;
+            return null;
         }
         Route route = c.getRoute(ROUTE_ID);
         if (route == null || !(route.getConsumer() instanceof KafkaFetchConsumer)) {
-            return -1;
+            return null;
         }
-        long sum = 0;
-        for (TaskSnapshot s : ((KafkaFetchConsumer) route.getConsumer()).taskSnapshots()) {
-            sum += s.inFlight();
-        }
-        return sum;
+        return ((KafkaFetchConsumer) route.getConsumer()).taskSnapshots();
     }
 }

@@ -29,6 +29,11 @@ interface Contender {
         return -1;
     }
 
+    /** Records in the contender's processing code now (kafka-fetch: running in the route), or -1 when unknown. */
+    default long running() {
+        return -1;
+    }
+
     /**
      * Records this contender has written to its output topic that a {@code read_committed} reader can see (the sum of
      * the output partitions' last stable offsets, commit markers included), or -1 when it writes nothing.

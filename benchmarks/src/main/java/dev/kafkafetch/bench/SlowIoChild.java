@@ -31,7 +31,8 @@ final class SlowIoChild {
         SlowIoRun.Measured m = SlowIoRun.measure(SlowIoScenario.create(e, n, sleepMs, args.length > 11 ? args[11] : ""),
                 args[0], args[1],
                 SlowIoScenario.work(e, records, sleepMs), Long.parseLong(args[9]), Long.parseLong(args[10]));
-        System.out.println(RESULT + " " + m.rate() + " " + m.workerThreads() + " " + m.kafkaFetchWorkers());
+        System.out.println(RESULT + " " + m.rate() + " " + m.workerThreads() + " " + m.kafkaFetchWorkers() + " "
+                           + m.meanRunning() + " " + m.meanInFlight() + " " + m.cpuMicrosPerRecord());
         System.exit(0);
     }
 
@@ -71,7 +72,8 @@ final class SlowIoChild {
                                                 + String.join("\n", tail));
             }
             String[] p = result.split(" ");
-            return new SlowIoRun.Measured(Double.parseDouble(p[1]), Integer.parseInt(p[2]), Integer.parseInt(p[3]));
+            return new SlowIoRun.Measured(Double.parseDouble(p[1]), Integer.parseInt(p[2]), Integer.parseInt(p[3]),
+                    Double.parseDouble(p[4]), Double.parseDouble(p[5]), Double.parseDouble(p[6]));
         } finally {
             Files.deleteIfExists(argFile);
         }

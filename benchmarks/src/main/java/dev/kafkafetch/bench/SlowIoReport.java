@@ -30,13 +30,19 @@ final class SlowIoReport {
         sb.append("Ideal = N / ").append(sleepMs).append(" ms. Threads: the most live platform threads during the"
                                                          + " window beyond those alive before the start (virtual"
                                                          + " threads are not counted); in brackets, those of them"
-                                                         + " that are kafka-fetch workers.\n\n");
+                                                         + " that are kafka-fetch workers. In route: the mean of"
+                                                         + " the records running in kafka-fetch's route (below N: the"
+                                                         + " supply of records fell short; at N: each took longer than"
+                                                         + " the route's wait). CPU: this JVM's CPU time per record"
+                                                         + " (the broker's included when it runs in the harness"
+                                                         + " JVM).\n\n");
         sb.append("| N | contender | Java ").append(Runtime.version().feature())
-                .append(" rec/s | % of ideal | threads |");
+                .append(" rec/s | % of ideal | threads | in route | CPU µs/rec |");
         if (java21) {
-            sb.append(" Java 21+ virtual threads rec/s | % of ideal | platform threads |");
+            sb.append(" Java 21+ virtual threads rec/s | % of ideal | platform threads | in route | CPU µs/rec |");
         }
-        sb.append('\n').append(java21 ? "|---|---|---:|---:|---:|---:|---:|---:|\n" : "|---|---|---:|---:|---:|\n");
+        sb.append('\n').append(java21 ? "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"
+                : "|---|---|---:|---:|---:|---:|---:|\n");
         for (Map.Entry<String, SlowIoRun.Measured[]> row : rows.entrySet()) {
             String[] key = row.getKey().split("\t");
             int n = Integer.parseInt(key[0]);
@@ -54,11 +60,12 @@ final class SlowIoReport {
 
     private static void cells(StringBuilder sb, SlowIoRun.Measured m, double ideal, boolean kafkaFetch, boolean last) {
         if (m == null) {
-            sb.append("– | – | – |");
+            sb.append("– | – | – | – | – |");
         } else {
             String threads = kafkaFetch ? m.workerThreads() + " (" + m.kafkaFetchWorkers() + ")"
                     : Integer.toString(m.workerThreads());
-            sb.append(String.format("%,.0f | %.0f %% | %s |", m.rate(), 100 * m.rate() / ideal, threads));
+            sb.append(String.format("%,.0f | %.0f %% | %s | %s | %.0f |", m.rate(), 100 * m.rate() / ideal, threads,
+                    m.meanRunning() < 0 ? "–" : String.format("%,.0f", m.meanRunning()), m.cpuMicrosPerRecord()));
         }
         sb.append(last ? "" : " ");
     }

@@ -4,16 +4,31 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** One measured run of {@link SlowIoScenario}: records/s over a window, and the peak of live platform threads. */
+import com.sun.management.OperatingSystemMXBean;
+
+/**
+ * One measured run of {@link SlowIoScenario}: records/s over a window, the peak of live platform threads, and what
+ * explains a shortfall: how many records were in the route on average (below N: the supply of records was short;
+ * at N: each record took longer than the route's wait), and the whole JVM's CPU time per record (the broker
+ * included when it runs in this JVM).
+ */
 final class SlowIoRun {
 
+    private static final OperatingSystemMXBean OS = (OperatingSystemMXBean) ManagementFactory
+            .getOperatingSystemMXBean();
+
     /**
-     * @param rate          records per second over the window
-     * @param workerThreads the most live platform threads during the window, beyond those alive before the start
-     *                      (virtual threads are not counted)
+     * @param rate              records per second over the window
+     * @param workerThreads     the most live platform threads during the window, beyond those alive before the start
+     *                          (virtual threads are not counted)
      * @param kafkaFetchWorkers the most live platform threads named as kafka-fetch's workers
+     * @param meanRunning       kafka-fetch: the mean of the records running in the route, sampled every 100 ms over
+     *                          the window; -1 for the other contenders
+     * @param meanInFlight      kafka-fetch: the mean of the records polled and not finished (running or queued)
+     * @param cpuMicrosPerRecord this JVM's CPU time over the window per record counted, in microseconds
      */
-    record Measured(double rate, int workerThreads, int kafkaFetchWorkers) {
+    record Measured(double rate, int workerThreads, int kafkaFetchWorkers, double meanRunning, double meanInFlight,
+            double cpuMicrosPerRecord) {
     }
 
     private SlowIoRun() {
@@ -36,16 +51,32 @@ final class SlowIoRun {
             }
             Thread.sleep(settleMs);
             long c0 = work.count();
+            long cpu0 = OS.getProcessCpuTime();
+            CpuByThread byThread = CpuByThread.enabled() ? new CpuByThread() : null;
             long from = System.nanoTime();
             long end = from + windowMs * 1_000_000;
+            long samples = 0;
+            long running = 0;
+            long inFlight = 0;
             while (System.nanoTime() < end) {
                 peak.accumulateAndGet(threads.getThreadCount() - baseline, Math::max);
                 workers.accumulateAndGet(kafkaFetchWorkers(), Math::max);
+                samples++;
+                running += c.running();
+                inFlight += c.inFlight();
                 if (work.awaitTarget(Math.min(100, Math.max(1, (end - System.nanoTime()) / 1_000_000)))) {
                     throw new IllegalStateException("the topic ran dry inside the window: raise --records");
                 }
             }
-            return new Measured((work.count() - c0) / ((System.nanoTime() - from) / 1e9), peak.get(), workers.get());
+            long counted = work.count() - c0;
+            double seconds = (System.nanoTime() - from) / 1e9;
+            long cpu = OS.getProcessCpuTime() - cpu0;
+            if (byThread != null) {
+                System.out.print(byThread.report(Math.max(1, counted)));
+            }
+            return new Measured(counted / seconds, peak.get(), workers.get(),
+                    (double) running / samples, (double) inFlight / samples,
+                    counted == 0 ? 0 : cpu / 1e3 / counted);
         } finally {
             c.stop();
         }

@@ -34,6 +34,8 @@ import dev.kafkafetch.testinfra.Java21Runtime;
  *   --only kafka-fetch,parallel   only the contenders whose label starts with one of these
  *   --out DIR               also write slow-io-&lt;date&gt;.md there
  * </pre>
+ * With {@code -Dslowio.cpuByThread=true} on the harness JVM, each run also prints its CPU per record by thread group
+ * ({@link CpuByThread}).
  */
 public final class SlowIoScenario {
 
@@ -104,14 +106,17 @@ public final class SlowIoScenario {
                     SlowIoRun.Measured m = SlowIoRun.measure(create(e, n, sleepMs, kafkaFetchOptions()),
                             kafka.bootstrap(), topic,
                             work(e, records, sleepMs), settleMs, windowMs);
-                    log("N=%d %s (Java %s): %,.0f rec/s, %d threads (%d kafka-fetch workers)", n, e.label(),
-                            Runtime.version().feature(), m.rate(), m.workerThreads(), m.kafkaFetchWorkers());
+                    log("N=%d %s (Java %s): %,.0f rec/s, %d threads (%d kafka-fetch workers), %.0f in route,"
+                        + " %.0f in flight, %.0f us CPU/rec", n, e.label(), Runtime.version().feature(), m.rate(),
+                            m.workerThreads(), m.kafkaFetchWorkers(), m.meanRunning(), m.meanInFlight(),
+                            m.cpuMicrosPerRecord());
                     report.add(n, e.label(), false, m);
                     if (java21.isPresent() && "kafka-fetch".equals(e.kind())) {
                         SlowIoRun.Measured v = SlowIoChild.run(java21.get(), kafka.bootstrap(), topic, e, n, sleepMs,
                                 records, settleMs, windowMs, kafkaFetchOptions());
-                        log("N=%d %s (Java 21+, virtual threads): %,.0f rec/s, %d platform worker threads", n,
-                                e.label(), v.rate(), v.workerThreads());
+                        log("N=%d %s (Java 21+, virtual threads): %,.0f rec/s, %d platform worker threads, %.0f in"
+                            + " route, %.0f in flight, %.0f us CPU/rec", n, e.label(), v.rate(), v.workerThreads(),
+                                v.meanRunning(), v.meanInFlight(), v.cpuMicrosPerRecord());
                         report.add(n, e.label(), true, v);
                     }
                 }

@@ -5,25 +5,32 @@ import java.util.List;
 import java.util.function.Predicate;
 
 /**
- * The records a {@link Dispatcher} runs now: an intrusive doubly-linked list through the work items (O(1) add and
- * remove, no hashing, no allocation per record), and its size. Guarded by the dispatcher's lock.
+ * The records a {@link Dispatcher} runs now: an intrusive doubly-linked list through the work items in the order they
+ * took their slots (O(1) add and remove, no hashing, no allocation per record), and its size. The oldest is at the
+ * head, so {@link #oldestStartedAtNanos()}, read for every snapshot of the task, is O(1) however many run. Guarded by
+ * the dispatcher's lock.
  */
 final class RunningRecords {
 
     private WorkItem head;
+    private WorkItem tail;
     private int size;
 
     int size() {
         return size;
     }
 
+    /** Appends the item, which takes its slot now. */
     void add(WorkItem item) {
-        item.runPrev = null;
-        item.runNext = head;
-        if (head != null) {
-            head.runPrev = item;
+        item.runningSinceNanos = System.nanoTime();
+        item.runNext = null;
+        item.runPrev = tail;
+        if (tail != null) {
+            tail.runNext = item;
+        } else {
+            head = item;
         }
-        head = item;
+        tail = item;
         item.inRunning = true;
         size++;
     }
@@ -40,6 +47,8 @@ final class RunningRecords {
         }
         if (item.runNext != null) {
             item.runNext.runPrev = item.runPrev;
+        } else {
+            tail = item.runPrev;
         }
         item.runPrev = null;
         item.runNext = null;
@@ -65,15 +74,11 @@ final class RunningRecords {
         return n;
     }
 
-    /** When the longest-running record started (System.nanoTime()), 0 when none runs. */
+    /**
+     * When the longest-running record took its slot (System.nanoTime()), 0 when none runs. O(1): the list is in the
+     * order the records took their slots (a record handed to a worker that has not picked it up yet counts from then).
+     */
     long oldestStartedAtNanos() {
-        long oldest = 0;
-        for (WorkItem w = head; w != null; w = w.runNext) {
-            long started = w.startedAtNanos;
-            if (started != 0 && (oldest == 0 || started < oldest)) {
-                oldest = started;
-            }
-        }
-        return oldest;
+        return head == null ? 0 : head.runningSinceNanos;
     }
 }

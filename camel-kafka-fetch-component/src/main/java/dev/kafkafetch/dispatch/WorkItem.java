@@ -63,6 +63,8 @@ public final class WorkItem {
     WorkItem runPrev;
     WorkItem runNext;
     boolean inRunning;
+    /** When it took its slot (System.nanoTime()), guarded by the dispatcher's lock. */
+    long runningSinceNanos;
     /** Set by the worker running it when Camel reported completion on that same thread (read by that thread only). */
     boolean doneHere;
     volatile long startedAtNanos;
