@@ -1,4 +1,4 @@
-package dev.kafkafetch.it.observability;
+package dev.kafkafetch.observability;
 
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
@@ -21,7 +21,7 @@ import org.apache.camel.CamelContext;
 import org.apache.camel.builder.RouteBuilder;
 import org.junit.jupiter.api.Test;
 
-import static dev.kafkafetch.it.observability.MicrometerMetersIT.kafkaFetchMeters;
+import static dev.kafkafetch.observability.MicrometerMetersIT.kafkaFetchMeters;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;

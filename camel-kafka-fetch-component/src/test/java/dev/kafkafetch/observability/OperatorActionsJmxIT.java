@@ -1,4 +1,4 @@
-package dev.kafkafetch.it.observability;
+package dev.kafkafetch.observability;
 
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;

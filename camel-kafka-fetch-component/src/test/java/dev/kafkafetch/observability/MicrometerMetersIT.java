@@ -1,4 +1,4 @@
-package dev.kafkafetch.it.observability;
+package dev.kafkafetch.observability;
 
 import java.time.Duration;
 import java.util.ArrayList;
