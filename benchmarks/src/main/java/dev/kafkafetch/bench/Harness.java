@@ -173,47 +173,7 @@ final class Harness {
             specs.add(ContenderSpec.parallelConsumer(64, "UNORDERED"));
         }
         specs = new ArrayList<>(selected(specs));
-        Map<ContenderSpec, Map<String, List<Double>>> values = new LinkedHashMap<>();
-        Map<ContenderSpec, long[]> counts = new HashMap<>();
-        for (int round = 0; round < cfg.s4Rounds; round++) {
-            for (ContenderSpec spec : Stats.shuffled(specs, cfg.seed, S4, round)) {
-                log("S4 round %d/%d %s (child JVM, -Xmx%s)", round + 1, cfg.s4Rounds, spec.label(), cfg.s4Xmx);
-                Map<String, String> r = ChildJvm.runProbe(spec, kafka.bootstrap(), topic, p, cfg.s4Records, cfg.s4Xmx,
-                        group(), cfg.verify, cfg.camelKafkaExtra);
-                Map<String, List<Double>> m = values.computeIfAbsent(spec, k -> new LinkedHashMap<>());
-                for (String key : List.of("liveSetMaxMb", "heapUsedPeakMb", "rssHwmMb", "recordsPerSec",
-                        "maxInFlight")) {
-                    double v = Double.parseDouble(r.getOrDefault(key, "-1"));
-                    if (v >= 0) {
-                        m.computeIfAbsent(key, k -> new ArrayList<>()).add(v);
-                    }
-                }
-                long consumed = Long.parseLong(r.get("consumed"));
-                long distinct = Long.parseLong(r.get("distinct"));
-                counts.merge(spec, new long[] { consumed, distinct },
-                        (a, b) -> new long[] { Math.min(a[0], b[0]), Math.min(a[1], b[1]) });
-                log("  -> live set (after forced full GCs, %s checkpoints) max %s MB, heap used peak %s MB, RSS HWM %s MB,"
-                    + " %s rec/s, max in-flight %s", r.get("checkpoints"), r.get("liveSetMaxMb"),
-                        r.get("heapUsedPeakMb"), r.get("rssHwmMb"), r.get("recordsPerSec"),
-                        r.get("maxInFlight"));
-            }
-        }
-        String[][] metrics = {
-            { "liveSetMaxMb", LIVE_SET, "MB" },
-            { "heapUsedPeakMb", "peak heap used", "MB" },
-            { "rssHwmMb", "RSS high-water (VmHWM)", "MB" },
-            { "recordsPerSec", "records/s (1 KB)", "rec/s" },
-            { "maxInFlight", "max in-flight observed", "records" } };
-        for (ContenderSpec spec : specs) {
-            long[] c = counts.get(spec);
-            for (String[] metric : metrics) {
-                List<Double> v = values.get(spec).get(metric[0]);
-                if (v != null) {
-                    results.add(new Result(S4, spec, metric[1], metric[2], v, cfg.s4Records, c[0], c[1],
-                            "child JVM -Xmx" + cfg.s4Xmx));
-                }
-            }
-        }
+        results.addAll(new MemoryRuns(cfg, kafka, m -> log("%s", m)).run(topic, p, specs));
     }
 
     /**
@@ -233,81 +193,7 @@ final class Harness {
             specs.add(ContenderSpec.parallelConsumer(4, "UNORDERED"));
         }
         specs = selected(specs);
-        String[] names = { "p50", "p99", "p99.9", "max" };
-        double[] pcts = { 50, 99, 99.9, 100 };
-        Map<ContenderSpec, List<List<Double>>> byPct = new LinkedHashMap<>();
-        Map<ContenderSpec, long[]> counts = new HashMap<>();
-        int runs = cfg.warmups + cfg.rounds;
-        for (int round = 0; round < runs; round++) {
-            boolean warmup = round < cfg.warmups;
-            int seconds = warmup ? Math.min(cfg.s5Seconds, cfg.s5WarmupSeconds) : cfg.s5Seconds;
-            long n = (long) cfg.s5Rate * seconds;
-            String topic = topic("s5-" + round);
-            kafka.createTopic(topic, p);
-            Map<ContenderSpec, Work> works = new LinkedHashMap<>();
-            List<Contender> running = new ArrayList<>();
-            try {
-                Map<ContenderSpec, String> groups = new LinkedHashMap<>();
-                for (ContenderSpec spec : Stats.shuffled(specs, cfg.seed, S5, round)) {
-                    Work work = new Work(n, 0, cfg.verify, (int) n);
-                    Contender c = spec.create(cfg.camelKafkaExtra);
-                    String group = group();
-                    running.add(c);
-                    c.start(kafka.bootstrap(), topic, group, work);
-                    works.put(spec, work);
-                    groups.put(spec, group);
-                }
-                for (Map.Entry<ContenderSpec, String> g : groups.entrySet()) {
-                    kafka.awaitAssigned(g.getValue(), topic, p, g.getKey().members(), 60_000);
-                }
-                Thread.sleep(500); // let the first (empty) fetches go out
-                kafka.produceAtRate(topic, p, n, cfg.s5Rate, cfg.valueSize);
-                for (Map.Entry<ContenderSpec, Work> w : works.entrySet()) {
-                    if (!w.getValue().awaitTarget(60_000)) {
-                        throw new IllegalStateException(w.getKey().label() + " saw " + w.getValue().count() + " of "
-                                                        + n + " records");
-                    }
-                }
-            } finally {
-                for (Contender c : running) {
-                    c.stop();
-                }
-            }
-            for (Map.Entry<ContenderSpec, Work> w : works.entrySet()) {
-                ContenderSpec spec = w.getKey();
-                Work work = w.getValue();
-                long[] lat = work.latencies();
-                log("S5 %s %s: %d rec/s for %d s -> p50 %.2f ms, p99 %.2f ms",
-                        warmup ? "warm-up" : "round " + (round - cfg.warmups + 1), spec.label(), cfg.s5Rate, seconds,
-                        Work.percentile(lat, 50) / 1e6, Work.percentile(lat, 99) / 1e6);
-                if (warmup) {
-                    continue;
-                }
-                List<List<Double>> lists = byPct.computeIfAbsent(spec, k -> {
-                    List<List<Double>> l = new ArrayList<>();
-                    for (int j = 0; j < pcts.length; j++) {
-                        l.add(new ArrayList<>());
-                    }
-                    return l;
-                });
-                for (int j = 0; j < pcts.length; j++) {
-                    lists.get(j).add(Work.percentile(lat, pcts[j]) / 1e6);
-                }
-                counts.merge(spec, new long[] { work.count(), work.distinct() },
-                        (a, b) -> new long[] { Math.min(a[0], b[0]), Math.min(a[1], b[1]) });
-            }
-        }
-        String note = cfg.s5Rate + " rec/s for " + cfg.s5Seconds + " s per round over " + p
-                      + " partitions, every contender reading the same records at the same time (own group);"
-                      + " median of the rounds' percentiles";
-        long n = (long) cfg.s5Rate * cfg.s5Seconds;
-        for (ContenderSpec spec : specs) {
-            long[] c = counts.get(spec);
-            for (int j = 0; j < pcts.length; j++) {
-                results.add(new Result(S5, spec, "latency " + names[j], "ms", byPct.get(spec).get(j), n, c[0], c[1],
-                        note));
-            }
-        }
+        results.addAll(new LatencyRuns(cfg, kafka, m -> log("%s", m)).run(p, specs, this::topic));
     }
 
     /**
