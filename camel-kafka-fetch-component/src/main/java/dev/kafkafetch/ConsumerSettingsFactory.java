@@ -138,14 +138,20 @@ public abstract class ConsumerSettingsFactory {
         return topics;
     }
 
-    /** Masks the values of every secret-like client setting (JAAS config, passwords, keys, tokens). */
-    protected static SecretMasker masker(Properties props) {
+    /**
+     * Masks the values of every secret-like client setting (JAAS config, passwords, keys, tokens) and the secrets a
+     * saslAuthType shorthand wrapped into its JAAS line (saslPassword, oauthClientSecret), which an error may quote
+     * alone.
+     */
+    protected SecretMasker masker(Properties props) {
         List<String> secrets = new ArrayList<>();
         props.forEach((k, v) -> {
             if (SECRET_KEY.matcher(String.valueOf(k)).find() && v != null) {
                 secrets.add(String.valueOf(v));
             }
         });
+        secrets.add(o.getSaslPassword());
+        secrets.add(o.getOauthClientSecret());
         return new SecretMasker(secrets);
     }
 

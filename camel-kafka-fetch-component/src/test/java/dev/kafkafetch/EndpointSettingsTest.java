@@ -107,6 +107,17 @@ class EndpointSettingsTest {
     }
 
     @Test
+    void theMaskerHidesAShorthandSecretQuotedAlone() {
+        // an error may quote the password or client secret without the JAAS line built around it
+        TaskSettings plain = settings("&saslAuthType=PLAIN&saslUsername=user&saslPassword=hush-1234");
+        assertThat(plain.masker().mask("authentication failed for hush-1234")).doesNotContain("hush-1234");
+
+        TaskSettings oauth = settings("&saslAuthType=OAUTH&oauthClientId=app&oauthClientSecret=quiet-5678"
+                                      + "&oauthTokenEndpointUri=https://idp/token");
+        assertThat(oauth.masker().mask("token request with quiet-5678 refused")).doesNotContain("quiet-5678");
+    }
+
+    @Test
     void retryTopicsJoinTheSubscription() {
         TaskSettings s = settings("&retryDelays=1s,1m&retryTopicPattern={topic}.retry-{n}");
 

@@ -63,6 +63,14 @@ class ShareSettingsFactoryTest {
     }
 
     @Test
+    void theMaskerHidesAShorthandSecretQuotedAlone() {
+        ShareSettings s = settings("&saslAuthType=SCRAM_SHA_512&saslUsername=user&saslPassword=hush-1234");
+        assertThat(s.properties().getProperty("sasl.jaas.config")).as("premise: the shorthand built a JAAS line")
+                .contains("hush-1234");
+        assertThat(s.masker().mask("authentication failed for hush-1234")).doesNotContain("hush-1234");
+    }
+
+    @Test
     void theShareConsumerGetsNoConsumerGroupSetting() {
         assertThat(settings("").properties()).doesNotContainKeys(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
                 ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, ConsumerConfig.GROUP_PROTOCOL_CONFIG,
