@@ -49,7 +49,7 @@ public class KafkaFetchShareComponentConfigurer extends PropertyConfigurerSuppor
         case "consumerscount":
         case "consumersCount": getOrCreateConfiguration(target).setConsumersCount(property(camelContext, int.class, value)); return true;
         case "consumersperwindow":
-        case "consumersPerWindow": getOrCreateConfiguration(target).setConsumersPerWindow(property(camelContext, int.class, value)); return true;
+        case "consumersPerWindow": getOrCreateConfiguration(target).setConsumersPerWindow(property(camelContext, java.lang.Integer.class, value)); return true;
         case "createconsumerbackoffinterval":
         case "createConsumerBackoffInterval": target.setCreateConsumerBackoffInterval(property(camelContext, long.class, value)); return true;
         case "createconsumerbackoffmaxattempts":
@@ -216,7 +216,7 @@ public class KafkaFetchShareComponentConfigurer extends PropertyConfigurerSuppor
         case "consumerscount":
         case "consumersCount": return int.class;
         case "consumersperwindow":
-        case "consumersPerWindow": return int.class;
+        case "consumersPerWindow": return java.lang.Integer.class;
         case "createconsumerbackoffinterval":
         case "createConsumerBackoffInterval": return long.class;
         case "createconsumerbackoffmaxattempts":

@@ -39,7 +39,7 @@ public class KafkaFetchShareEndpointConfigurer extends PropertyConfigurerSupport
         case "consumerscount":
         case "consumersCount": target.getConfiguration().setConsumersCount(property(camelContext, int.class, value)); return true;
         case "consumersperwindow":
-        case "consumersPerWindow": target.getConfiguration().setConsumersPerWindow(property(camelContext, int.class, value)); return true;
+        case "consumersPerWindow": target.getConfiguration().setConsumersPerWindow(property(camelContext, java.lang.Integer.class, value)); return true;
         case "deadlettertopic":
         case "deadLetterTopic": target.getConfiguration().setDeadLetterTopic(property(camelContext, java.lang.String.class, value)); return true;
         case "exceptionhandler":
@@ -186,7 +186,7 @@ public class KafkaFetchShareEndpointConfigurer extends PropertyConfigurerSupport
         case "consumerscount":
         case "consumersCount": return int.class;
         case "consumersperwindow":
-        case "consumersPerWindow": return int.class;
+        case "consumersPerWindow": return java.lang.Integer.class;
         case "deadlettertopic":
         case "deadLetterTopic": return java.lang.String.class;
         case "exceptionhandler":

@@ -19,9 +19,9 @@ public class KafkaFetchShareConfiguration extends KafkaFetchClientConfiguration 
     @UriParam(label = "consumer",
               description = "The most records one poll acquires (the consumer runs with share.acquire.mode=record_limit, so the broker hands out no more). By default twice maxConcurrency (at most maxInFlightRecords): a member acquires what it can start soon, and the rest of a backlog stays available to the group's other members. A member polls again only once every record of its last poll is acknowledged, so fewer records per poll means more polls (a pause at the end of each) and a fairer spread; 16 times maxConcurrency suits one steady backlog best.")
     private Integer maxPollRecords;
-    @UriParam(label = "consumer", defaultValue = "1",
-              description = "Share consumers (members of the share group, each with its own fetch thread) that feed one window of maxConcurrency slots, for each of consumersCount. A share consumer polls again only once every record of its last poll is acknowledged, and a poll's round trip (the broker persists the acknowledgements, then acquires) would leave the slots idle meanwhile; with 2, one consumer acquires its next records while the other's run, and together they never run more than maxConcurrency records at once. Each consumer holds at most maxPollRecords, and each is a member of its own (a Pausable EIP pause, for one, pauses one consumer). 1 = one consumer per window, which pauses between polls. Must be 1 with ordering KEY (two consumers' records of one key could run at once).")
-    private int consumersPerWindow = 1;
+    @UriParam(label = "consumer",
+              description = "Share consumers (members of the share group, each with its own fetch thread) that feed one window of maxConcurrency slots, for each of consumersCount. By default 2 with ordering UNORDERED and 1 with KEY. A share consumer polls again only once every record of its last poll is acknowledged, and a poll's round trip (the broker persists the acknowledgements, then acquires) would leave the slots idle meanwhile; with 2, one consumer acquires its next records while the other's run, and together they never run more than maxConcurrency records at once. Each consumer holds at most maxPollRecords, and each is a member of its own (a route with consumersCount=4 has eight members; a Pausable EIP pause, for one, pauses one consumer). 1 = one consumer per window, which pauses between polls. Must be 1 with ordering KEY (two consumers' records of one key could run at once).")
+    private Integer consumersPerWindow;
     @UriParam(label = "consumer", defaultValue = "5000",
               description = "The most records one fetch task holds (acquired and not acknowledged). Must be at least maxPollRecords; as a member polls only once its last poll is acknowledged, it holds at most maxPollRecords.")
     private int maxInFlightRecords = 5000;
@@ -51,11 +51,12 @@ public class KafkaFetchShareConfiguration extends KafkaFetchClientConfiguration 
         this.maxPollRecords = maxPollRecords;
     }
 
-    public int getConsumersPerWindow() {
+    /** As set; null = the default for the ordering (see the option's description). */
+    public Integer getConsumersPerWindow() {
         return consumersPerWindow;
     }
 
-    public void setConsumersPerWindow(int consumersPerWindow) {
+    public void setConsumersPerWindow(Integer consumersPerWindow) {
         this.consumersPerWindow = consumersPerWindow;
     }
 

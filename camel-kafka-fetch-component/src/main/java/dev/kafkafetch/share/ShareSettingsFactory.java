@@ -97,10 +97,19 @@ final class ShareSettingsFactory extends ConsumerSettingsFactory {
     }
 
     /**
-     * consumersPerWindow: positive, and 1 with KEY, as the dispatchers of one window keep key order each on its own,
-     * not across them.
+     * Two share consumers per window by default, so one acquires while the other's records run (measured:
+     * src/benchmarks/share-2026-12-03.md); one with KEY.
+     */
+    static final int DEFAULT_CONSUMERS_PER_WINDOW = 2;
+
+    /**
+     * consumersPerWindow: {@link #DEFAULT_CONSUMERS_PER_WINDOW} unless set, 1 with KEY; positive, and 1 with KEY, as the
+     * dispatchers of one window keep key order each on its own, not across them.
      */
     private int consumersPerWindow(Ordering ordering) {
+        if (o.getConsumersPerWindow() == null) {
+            return ordering == Ordering.KEY ? 1 : DEFAULT_CONSUMERS_PER_WINDOW;
+        }
         int n = (int) checks.positive("consumersPerWindow", o.getConsumersPerWindow());
         if (n > 1 && ordering == Ordering.KEY) {
             throw checks.invalid("consumersPerWindow", "(" + n + ") must be 1 with ordering KEY: the records of one"

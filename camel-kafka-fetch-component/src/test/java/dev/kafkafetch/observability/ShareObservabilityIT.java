@@ -79,7 +79,9 @@ class ShareObservabilityIT extends ShareITSupport {
                     .isEqualTo(1);
             assertThat(MicrometerMetersIT.sum(registry, "kafka.fetch.in.flight")).isZero();
         });
-        assertThat(registry.find("kafka.fetch.in.flight").gauges()).as("one gauge per task").hasSize(2)
+        // two windows (consumersCount=2) of two share consumers each (the default): four fetch tasks
+        int taskCount = 4;
+        assertThat(registry.find("kafka.fetch.in.flight").gauges()).as("one gauge per task").hasSize(taskCount)
                 .allSatisfy(g -> assertThat(g.getId().getTags().toString()).contains(
                         "camelContext=" + context.getName(), "routeId=share-observed", "topic=" + topic,
                         "groupId=" + group));
@@ -93,14 +95,14 @@ class ShareObservabilityIT extends ShareITSupport {
         ObjectName name = consumerMBean(context, "share-observed");
         assertThat(name.getKeyProperty("name")).startsWith("KafkaFetchShareConsumer(0x");
         assertThat(mbeans.getAttribute(name, "State")).as("Camel's own consumer attributes").isEqualTo("Started");
-        assertThat(mbeans.getAttribute(name, "TaskCount")).isEqualTo(2);
+        assertThat(mbeans.getAttribute(name, "TaskCount")).isEqualTo(taskCount);
         assertThat(mbeans.getAttribute(name, "RecordsFinished")).isEqualTo((long) produced.size() + 1);
         assertThat(mbeans.getAttribute(name, "RecordsFailed")).isEqualTo(1L);
         assertThat(mbeans.getAttribute(name, "RecordsDeadLettered")).isEqualTo(1L);
         assertThat(mbeans.getAttribute(name, "InFlight")).isEqualTo(0L);
         TabularData tasks = (TabularData) mbeans.getAttribute(name, "Tasks");
-        assertThat(tasks.size()).isEqualTo(2);
-        for (int i = 0; i < 2; i++) {
+        assertThat(tasks.size()).isEqualTo(taskCount);
+        for (int i = 0; i < taskCount; i++) {
             TaskSnapshot s = consumer.taskSnapshots().get(i);
             CompositeData row = tasks.get(new Object[] { i });
             assertThat(row.get("threadName")).isEqualTo(s.threadName());

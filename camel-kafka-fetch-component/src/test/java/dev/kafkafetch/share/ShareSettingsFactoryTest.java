@@ -52,8 +52,15 @@ class ShareSettingsFactoryTest {
                 .containsEntry(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
         assertThat(s.maxPollRecords()).as("two rounds of maxConcurrency").isEqualTo(16);
         assertThat(s.ordering()).isEqualTo(Ordering.UNORDERED);
-        assertThat(s.consumersPerWindow()).isEqualTo(1);
+        assertThat(s.consumersPerWindow()).as("one acquires while the other's records run").isEqualTo(2);
         assertThat(s.topics()).containsExactly("a", "b");
+    }
+
+    @Test
+    void keyOrderingGetsOneConsumerPerWindowByDefaultAndAnExplicitCountIsKept() {
+        assertThat(settings("&ordering=KEY").consumersPerWindow()).isEqualTo(1);
+        assertThat(settings("&consumersPerWindow=1").consumersPerWindow()).isEqualTo(1);
+        assertThat(settings("&consumersPerWindow=3").consumersPerWindow()).isEqualTo(3);
     }
 
     @Test

@@ -54,7 +54,8 @@ class ShareDevConsoleTest extends DevConsoleTestSupport {
         JsonObject shared = route(json, "shared");
         assertThat(shared.getString("scheme")).isEqualTo("kafka-fetch-share");
         assertThat(route(json, "classic").getString("scheme")).isEqualTo("kafka-fetch");
-        assertThat(tasks(shared)).hasSize(2).allSatisfy(t -> {
+        // two windows of two share consumers each (the default consumersPerWindow): four tasks
+        assertThat(tasks(shared)).hasSize(4).allSatisfy(t -> {
             assertThat(t.getString("state")).isEqualTo("RUNNING");
             assertThat(partitions(t)).isEmpty();
             JsonObject share = t.getMap("share");

@@ -14,13 +14,13 @@ public class KafkaFetchShareComponentConfiguration extends KafkaFetchClientCompo
 
     /**
      * Share consumers (members of the share group, each with its own fetch thread) that feed one window of
-     * maxConcurrency slots, for each of consumersCount. A share consumer polls again only once every record of its
-     * last poll is acknowledged, and a poll's round trip (the broker persists the acknowledgements, then acquires)
-     * would leave the slots idle meanwhile; with 2, one consumer acquires its next records while the other's run, and
-     * together they never run more than maxConcurrency records at once. Each consumer holds at most maxPollRecords,
-     * and each is a member of its own (a Pausable EIP pause, for one, pauses one consumer). 1 = one consumer per
-     * window, which pauses between polls. Must be 1 with ordering KEY (two consumers' records of one key could run at
-     * once). Default: 1.
+     * maxConcurrency slots, for each of consumersCount. By default 2 with ordering UNORDERED and 1 with KEY. A share
+     * consumer polls again only once every record of its last poll is acknowledged, and a poll's round trip (the
+     * broker persists the acknowledgements, then acquires) would leave the slots idle meanwhile; with 2, one consumer
+     * acquires its next records while the other's run, and together they never run more than maxConcurrency records at
+     * once. Each consumer holds at most maxPollRecords, and each is a member of its own (a route with consumersCount=4
+     * has eight members; a Pausable EIP pause, for one, pauses one consumer). 1 = one consumer per window, which
+     * pauses between polls. Must be 1 with ordering KEY (two consumers' records of one key could run at once).
      */
     private Integer consumersPerWindow;
 

@@ -1,7 +1,6 @@
 package dev.kafkafetch.reliability;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
@@ -40,6 +39,9 @@ final class ShareSoakGenerator {
             7965904508497673380L, 7322149770624776379L, 1655242126537266003L, 5360070844223630436L,
             8394586475366358369L, 6585236463306854420L, 3802020517982329802L);
 
+    /** The one CI seed picked after suspends and before consumersPerWindow was drawn: it keeps one per window. */
+    private static final long PICKED_BEFORE_CONSUMERS_PER_WINDOW = 1849550734806845346L;
+
     private ShareSoakGenerator() {
     }
 
@@ -58,12 +60,11 @@ final class ShareSoakGenerator {
 
     /**
      * UNORDERED windows: two share consumers in 40 % of the combinations (KEY needs one per window); the seeds picked
-     * before (the CI seeds among them) keep one.
+     * before it was drawn (four of the CI seeds among them) keep one.
      */
     private static ShareSoakOptions withConsumersPerWindow(long seed, ShareSoakOptions o) {
         Random r = new Random(SoakGenerator.mix(seed) ^ CONSUMERS_PER_WINDOW_STREAM);
-        boolean pickedBefore = PICKED_BEFORE_SUSPEND.contains(seed)
-                               || Arrays.stream(SoakIT.SHARE_CI_SEEDS).anyMatch(s -> s == seed);
+        boolean pickedBefore = PICKED_BEFORE_SUSPEND.contains(seed) || seed == PICKED_BEFORE_CONSUMERS_PER_WINDOW;
         int cpw = !pickedBefore && !"KEY".equals(o.ordering()) && r.nextInt(100) < 40 ? 2 : 1;
         return cpw == 1 ? o : new ShareSoakOptions(o.partitions(), o.keys(), o.childSlots(), o.initialMembers(),
                 o.consumersCount(), o.maxConcurrency(), o.ordering(), o.maxPollRecords(), o.deliveryLimit(),

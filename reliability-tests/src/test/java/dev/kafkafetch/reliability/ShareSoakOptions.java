@@ -76,9 +76,8 @@ record ShareSoakOptions(int partitions, int keys, List<Boolean> childSlots, int 
         o.add("pollTimeoutMs=" + SoakOptions.POLL_TIMEOUT_MS);
         o.add("shutdownTimeout=" + SHUTDOWN_TIMEOUT_MS);
         o.add("consumersCount=" + consumersCount);
-        if (consumersPerWindow > 1) {
-            o.add("consumersPerWindow=" + consumersPerWindow);
-        }
+        // always written: the endpoint's default (2 with UNORDERED) is not the combination's 1
+        o.add("consumersPerWindow=" + consumersPerWindow);
         o.add("maxConcurrency=" + maxConcurrency);
         o.add("ordering=" + ordering);
         if (maxPollRecords > 0) {

@@ -66,13 +66,15 @@ class SoakIT {
      * releases never-started records explicitly, which archives those on their last delivery) and must pass once that
      * is fixed; the third was picked when suspends and broker restarts became drawable and draws both; the fourth lost
     * one always-failing record until a stop took in what the client had acquired after its last poll (its last
-    * delivery sat in the client's buffer and the close gave it back, archived).
+    * delivery sat in the client's buffer and the close gave it back, archived); the fifth runs two share consumers
+     * per window, the default since issue 22, under a stop and a kill on the last allowed delivery.
      */
     static final long[] SHARE_CI_SEEDS = {
         8240129909623686225L, // limit 2, two stops of the only member, 500 per poll one at a time: released twice
         4068334834055037804L, // limit 2, a child SIGKILLed twice, dead letters: unsaveable records, kill duplicates
         1849550734806845346L, // KEY, a member suspended while a child works, then a broker restart: refused acks
         7803885965037502360L, // KEY, two members restarted, poison rejected: a last delivery in the client's buffer
+        4693253153669096614L, // two share consumers per window, limit 2, a restart and a kill, dead letters
     };
 
     /**

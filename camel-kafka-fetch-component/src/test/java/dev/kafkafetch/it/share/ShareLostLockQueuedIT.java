@@ -40,7 +40,9 @@ class ShareLostLockQueuedIT extends ShareITSupport {
         context.addRoutes(new RouteBuilder() {
             @Override
             public void configure() {
-                from(shareUri(topic, group, "maxPollRecords=2&maxConcurrency=1&kafkaClientFactory=#faults"))
+                // one share consumer per window: the premise is one consumer holding both records
+                from(shareUri(topic, group,
+                        "maxPollRecords=2&maxConcurrency=1&consumersPerWindow=1&kafkaClientFactory=#faults"))
                         .process(exchange -> {
                             String id = exchange.getMessage().getBody(String.class);
                             int delivery = exchange.getMessage().getHeader(KafkaFetchShareConstants.DELIVERY_COUNT,
