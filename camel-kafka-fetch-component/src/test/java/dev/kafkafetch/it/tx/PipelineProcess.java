@@ -21,9 +21,9 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
- * A read → write pipeline in its own JVM, for kill tests: each record sleeps, is written to the output topic, sleeps
- * again (so that at any moment many records have written their output but are not finished), and its id is appended
- * to an executions file (one write per execution, survives SIGKILL). Mode {@code tx} writes through
+ * A read → write pipeline in its own JVM, for kill tests: each record sleeps, is written to the output topic, is held
+ * longer (so that at any moment most records in flight have written their output but are not finished), and its id is
+ * appended to an executions file (one write per execution, survives SIGKILL). Mode {@code tx} writes through
  * {@code to("kafka-fetch:out")} (the consumer URI has transacted=true); mode {@code plain} with a plain producer,
  * synchronously, as a non-transacted pipeline would.
  */
@@ -35,14 +35,16 @@ final class PipelineProcess {
         this.process = process;
     }
 
-    static PipelineProcess start(String uri, String out, String brokers, String mode, Path executions, int sleepMs)
+    /** {@code sleepMs} before the write, {@code holdMs} after it. */
+    static PipelineProcess start(String uri, String out, String brokers, String mode, Path executions, int sleepMs,
+                                 int holdMs)
             throws IOException {
         String java = System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
         Path log = Files.createTempFile("pipeline-process", ".log");
         List<String> cmd = new ArrayList<>(List.of(java, "-Xmx256m", "-XX:TieredStopAtLevel=1",
                 "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-cp", System.getProperty("java.class.path"),
                 PipelineProcess.class.getName(), uri, out, brokers, mode, executions.toString(),
-                Integer.toString(sleepMs)));
+                Integer.toString(sleepMs), Integer.toString(holdMs)));
         return new PipelineProcess(new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile())
                 .start());
     }
@@ -64,6 +66,7 @@ final class PipelineProcess {
         boolean tx = args[3].equals("tx");
         FileOutputStream executions = new FileOutputStream(args[4], true);
         int sleepMs = Integer.parseInt(args[5]);
+        int holdMs = Integer.parseInt(args[6]);
         Properties p = new Properties();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, brokers);
         p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
@@ -81,7 +84,7 @@ final class PipelineProcess {
                             e.getMessage().getHeader("CamelKafkaKey", byte[].class),
                             e.getMessage().getBody(byte[].class))).get());
                 }
-                route.process(e -> Thread.sleep(sleepMs)).process(e -> {
+                route.process(e -> Thread.sleep(holdMs)).process(e -> {
                     byte[] line = (e.getMessage().getBody(String.class) + "\n").getBytes(StandardCharsets.UTF_8);
                     synchronized (executions) {
                         executions.write(line);
