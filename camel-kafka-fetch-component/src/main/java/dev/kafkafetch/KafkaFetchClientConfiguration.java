@@ -33,7 +33,7 @@ public abstract class KafkaFetchClientConfiguration implements Cloneable, Header
               description = "The group this route's fetch tasks belong to: a consumer group (kafka-fetch) or a share group (kafka-fetch-share). Required: kafka-fetch never invents a random group.")
     private String groupId;
     @UriParam(label = "consumer", defaultValue = "1",
-              description = "The number of fetch tasks: each runs its own thread and its own Kafka consumer, a member of the group. In a share group (kafka-fetch-share) several members may read the same partition at once, and each of the consumersCount windows of maxConcurrency slots is fed by consumersPerWindow share consumers (tasks; 1 by default).")
+              description = "The number of fetch tasks: each runs its own thread and its own Kafka consumer, a member of the group. In a share group (kafka-fetch-share) several members may read the same partition at once, and each of the consumersCount windows of maxConcurrency slots is fed by consumersPerWindow share consumers (tasks; 2 by default, 1 with ordering KEY).")
     private int consumersCount = 1;
     @UriParam(label = "consumer", defaultValue = "5000", javaType = "java.time.Duration",
               description = "The timeout used when polling the Kafka consumer while the fetch task holds no record in flight. A number of milliseconds or a duration such as 5s.")

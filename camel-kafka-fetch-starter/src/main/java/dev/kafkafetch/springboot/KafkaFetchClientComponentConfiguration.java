@@ -101,8 +101,8 @@ public abstract class KafkaFetchClientComponentConfiguration extends ComponentCo
     /**
      * The number of fetch tasks: each runs its own thread and its own Kafka consumer, a member of the group. In a
      * share group (kafka-fetch-share) several members may read the same partition at once, and each of the
-     * consumersCount windows of maxConcurrency slots is fed by consumersPerWindow share consumers (tasks; 1 by
-     * default). Default: 1.
+     * consumersCount windows of maxConcurrency slots is fed by consumersPerWindow share consumers (tasks; 2 by
+     * default, 1 with ordering KEY). Default: 1.
      */
     private Integer consumersCount;
 
