@@ -6,23 +6,17 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.StringJoiner;
 import java.util.function.IntFunction;
-import java.util.function.Supplier;
 
 import dev.kafkafetch.commit.KafkaManualCommitFactory;
 import dev.kafkafetch.commit.OffsetStore;
-import dev.kafkafetch.deadletter.DeadLetter;
-import dev.kafkafetch.deadletter.DeadLetterFilter;
 import dev.kafkafetch.deadletter.DeadLetterTopic;
 import dev.kafkafetch.dispatch.Ordering;
 import dev.kafkafetch.error.RetryTopics;
 import dev.kafkafetch.health.HealthSettings;
 import dev.kafkafetch.health.KafkaFetchConsumerHealthCheck;
 import dev.kafkafetch.health.TransactionDetails;
-import dev.kafkafetch.metrics.JmxCaller;
 import dev.kafkafetch.metrics.ManagedFetchTasks;
-import dev.kafkafetch.metrics.ManagedOperatorActions;
 import dev.kafkafetch.metrics.OptionalMeters;
 import dev.kafkafetch.processor.ExchangeBuilder;
 import dev.kafkafetch.processor.RouteItemProcessor;
@@ -201,6 +195,7 @@ public class KafkaFetchConsumer extends AbstractKafkaFetchConsumer<KafkaFetchRec
      * The operator's actions on this consumer as plain Java methods (pause, resume, seek, park, list and replay dead
      * letters), for tools such as an HTTP page; each refuses as its JMX operation does.
      */
+    @Override
     public OperatorActions operatorActions() {
         OperatorActions actions = operatorActions;
         if (actions == null) {
@@ -217,70 +212,6 @@ public class KafkaFetchConsumer extends AbstractKafkaFetchConsumer<KafkaFetchRec
             operatorActions = actions;
         }
         return actions;
-    }
-
-    // ---- operator actions: JMX (JDK exception types only, so every JMX client can show the reason) ----
-
-    @Override
-    public boolean getOperatorActionsEnabled() {
-        return operatorActions().enabled();
-    }
-
-    @Override
-    public String getPausedPartitions() {
-        return operatorActions().pausedPartitions();
-    }
-
-    @Override
-    public String pausePartition(String topic, int partition) {
-        return jmx(() -> pausePartition(topic, partition, JmxCaller.describe()));
-    }
-
-    @Override
-    public String resumePartition(String topic, int partition) {
-        return jmx(() -> resumePartition(topic, partition, JmxCaller.describe()));
-    }
-
-    @Override
-    public String parkRecord(String topic, int partition, long offset) {
-        return jmx(() -> parkRecord(topic, partition, offset, JmxCaller.describe()));
-    }
-
-    @Override
-    public String seekPartition(String topic, int partition, long offset, boolean confirmSkip) {
-        return jmx(() -> seekPartition(topic, partition, offset, confirmSkip, JmxCaller.describe()));
-    }
-
-    @Override
-    public String seekPartitionToTime(String topic, int partition, String time, boolean confirmSkip) {
-        return jmx(() -> seekPartitionToTime(topic, partition, OperatorActions.parseTime(time), confirmSkip,
-                JmxCaller.describe()));
-    }
-
-    @Override
-    public String listDeadLetters(String filter) {
-        return jmx(() -> {
-            StringJoiner lines = new StringJoiner("\n");
-            List<DeadLetter> letters = operatorActions().listDeadLetters(DeadLetterFilter.parse(filter));
-            letters.forEach(l -> lines.add(l.toString()));
-            return letters.size() + " letter(s)" + (letters.isEmpty() ? "" : ":\n" + lines);
-        });
-    }
-
-    @Override
-    public String replayDeadLetters(String filter, String targetTopic) {
-        return jmx(() -> operatorActions().replayDeadLetters(DeadLetterFilter.parse(filter),
-                targetTopic == null || targetTopic.isBlank() ? null : targetTopic, JmxCaller.describe()).summary());
-    }
-
-    private static String jmx(Supplier<String> action) {
-        try {
-            return action.get();
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(e.getMessage());
-        } catch (RuntimeException e) {
-            throw new IllegalStateException(e.getMessage());
-        }
     }
 
     /** Camel's resume API ({@code resumable().resumeStrategy(...)}): see {@link KafkaFetchResumeAdapter}. */
