@@ -1,12 +1,9 @@
 package dev.kafkafetch.dispatch;
 
-import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Executor;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
@@ -19,19 +16,16 @@ import org.apache.kafka.common.TopicPartition;
  * Guarantees: at most {@code maxConcurrency} records run at once (with {@link SharedSlots}, at most their size
  * together with the dispatchers sharing them); records of one ordering lane (a partition for
  * {@link Ordering#PARTITION}, a key within a partition for {@link Ordering#KEY}, every batch when batches run in order)
- * run one at a time in the order they were submitted. Lanes are keyed by topic-partition and key, never by the
- * partition's state, so a record still running from before a seek back or a re-assignment keeps blocking its lane
- * (docs/design.md §4.6). A record whose partition is retired or waits for a seek back is never started: it is dropped
+ * run one at a time in the order they were submitted ({@link Lanes}: keyed by topic-partition and key, never by the
+ * partition's state, so a record still running from before a seek back or a re-assignment keeps blocking its lane,
+ * docs/design.md §4.6). A record whose partition is retired or waits for a seek back is never started: it is dropped
  * and handed to the next {@link #cancel} call. A record that completes hands its worker thread straight to the next
  * ready one, so a synchronous route costs no thread hop per record. {@link #submitAll} never waits for the route.
  * Finished records go to {@code onDone} exactly once (never cancelled or abandoned ones).
  */
 public final class Dispatcher {
 
-    private static final Object BATCH_LANE = new Object();
-
-    private final Ordering ordering;
-    private final boolean batchesInOrder;
+    private final Lanes lanes;
     private final int maxConcurrency;
     private final int maxAbandoned;
     private final Executor executor;
@@ -42,7 +36,6 @@ public final class Dispatcher {
 
     private final Object lock = new Object();
     private final ArrayDeque<WorkItem> ready = new ArrayDeque<>();
-    private final Map<Object, ArrayDeque<WorkItem>> lanes = new HashMap<>();
     /** Blocked records taken off the ready queue, waiting for the fetch thread's next cancel(). */
     private final List<WorkItem> dropped = new ArrayList<>();
     private final RunningRecords running = new RunningRecords();
@@ -70,8 +63,7 @@ public final class Dispatcher {
         if (slots != null) {
             slots.join(this);
         }
-        this.ordering = ordering;
-        this.batchesInOrder = batchesInOrder;
+        this.lanes = new Lanes(ordering, batchesInOrder);
         this.maxConcurrency = maxConcurrency;
         this.maxAbandoned = maxAbandoned;
         this.executor = executor;
@@ -93,19 +85,8 @@ public final class Dispatcher {
 
     private void enqueue(WorkItem item) {
         queued++;
-        Object laneKey = laneKey(item);
-        item.lane = laneKey;
-        if (laneKey == null) {
+        if (lanes.admit(item)) {
             ready.add(item);
-            return;
-        }
-        ArrayDeque<WorkItem> lane = lanes.get(laneKey);
-        if (lane == null) {
-            // the lane is idle: its record is ready; the (empty) deque marks the lane busy
-            lanes.put(laneKey, new ArrayDeque<>(4));
-            ready.add(item);
-        } else {
-            lane.add(item);
         }
     }
 
@@ -144,7 +125,7 @@ public final class Dispatcher {
     public boolean cancelQueued(WorkItem item) {
         List<WorkItem> toStart;
         synchronized (lock) {
-            boolean inLane = item.lane != null && lanes.containsKey(item.lane) && lanes.get(item.lane).remove(item);
+            boolean inLane = lanes.removeWaiting(item);
             boolean wasReady = !inLane && (ready.removeIf(i -> i == item) || heldPartitions.remove(item));
             if (!(inLane || wasReady) || !item.transition(WorkItem.QUEUED, WorkItem.CANCELLED)) {
                 return false;
@@ -167,9 +148,7 @@ public final class Dispatcher {
         int[] waiting = new int[items.size()];
         synchronized (lock) {
             for (int i = 0; i < waiting.length; i++) {
-                Object laneKey = items.get(i).lane;
-                ArrayDeque<WorkItem> lane = laneKey != null ? lanes.get(laneKey) : null;
-                waiting[i] = lane != null ? lane.size() : 0;
+                waiting[i] = lanes.waitingBehind(items.get(i));
             }
         }
         return waiting;
@@ -196,20 +175,12 @@ public final class Dispatcher {
      * the records dropped since the last call because they were blocked. Running records are left alone.
      */
     public List<WorkItem> cancel(Predicate<WorkItem> which) {
-        List<WorkItem> cancelled;
+        List<WorkItem> cancelled = new ArrayList<>();
         List<WorkItem> toStart;
         synchronized (lock) {
-            cancelled = new ArrayList<>(dropped);
+            cancelled.addAll(dropped);
             dropped.clear();
-            for (ArrayDeque<WorkItem> lane : lanes.values()) {
-                for (Iterator<WorkItem> it = lane.iterator(); it.hasNext();) {
-                    WorkItem item = it.next();
-                    if (which.test(item)) {
-                        it.remove();
-                        cancelOne(item, cancelled);
-                    }
-                }
-            }
+            lanes.removeWaitingIf(which, item -> cancelOne(item, cancelled));
             List<WorkItem> aside = new ArrayList<>();
             heldPartitions.removeIf(which, aside);
             for (WorkItem item : aside) {
@@ -287,20 +258,6 @@ public final class Dispatcher {
         }
     }
 
-    private Object laneKey(WorkItem item) {
-        if (item.batch != null) {
-            return batchesInOrder ? BATCH_LANE : null;
-        }
-        switch (ordering) {
-            case PARTITION:
-                return item.topicPartition();
-            case KEY:
-                return item.rawKey == null ? null : new KeyLane(item.topicPartition(), ByteBuffer.wrap(item.rawKey));
-            default:
-                return null;
-        }
-    }
-
     /** Under lock: moves ready records to running while slots are free. */
     private List<WorkItem> takeStartable() {
         List<WorkItem> out = null;
@@ -347,16 +304,8 @@ public final class Dispatcher {
 
     /** Under lock: the item's lane passes to its next record, or becomes idle. True when a record became ready. */
     private boolean releaseLane(WorkItem item) {
-        if (item.lane == null) {
-            return false;
-        }
-        ArrayDeque<WorkItem> lane = lanes.get(item.lane);
-        if (lane == null) {
-            return false;
-        }
-        WorkItem next = lane.poll();
+        WorkItem next = lanes.release(item);
         if (next == null) {
-            lanes.remove(item.lane);
             return false;
         }
         ready.add(next);
@@ -449,9 +398,5 @@ public final class Dispatcher {
         if (slots != null) {
             slots.offer(this);
         }
-    }
-
-    /** Lane of one key within one partition; keys compare by their bytes. */
-    private record KeyLane(TopicPartition partition, ByteBuffer key) {
     }
 }

@@ -1,0 +1,82 @@
+package dev.kafkafetch.dispatch;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+import dev.kafkafetch.window.PartitionState;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class LanesTest {
+
+    private final PartitionState p0 = new PartitionState(new TopicPartition("t", 0), 0);
+    private final PartitionState p1 = new PartitionState(new TopicPartition("t", 1), 0);
+
+    @Test
+    void keyLanesLetOneRecordPerKeyAndPartitionAheadInOrder() {
+        Lanes lanes = new Lanes(Ordering.KEY, false);
+        WorkItem a1 = item(p0, 1, "a");
+        WorkItem a2 = item(p0, 2, "a");
+        WorkItem a3 = item(p0, 3, "a");
+        WorkItem b4 = item(p0, 4, "b");
+        WorkItem otherPartitionA = item(p1, 1, "a");
+        WorkItem noKey = item(p0, 5, null);
+
+        assertThat(lanes.admit(a1)).as("idle lane").isTrue();
+        assertThat(lanes.admit(a2)).as("behind a1").isFalse();
+        assertThat(lanes.admit(a3)).isFalse();
+        assertThat(lanes.admit(b4)).as("another key").isTrue();
+        assertThat(lanes.admit(otherPartitionA)).as("the same key in another partition").isTrue();
+        assertThat(lanes.admit(noKey)).as("a null key has no lane").isTrue();
+        assertThat(lanes.waitingBehind(a1)).isEqualTo(2);
+
+        assertThat(lanes.release(a1)).isSameAs(a2);
+        assertThat(lanes.release(a2)).isSameAs(a3);
+        assertThat(lanes.release(a3)).as("the lane becomes idle").isNull();
+        assertThat(lanes.admit(item(p0, 6, "a"))).as("an idle lane takes its next record at once").isTrue();
+        assertThat(lanes.release(noKey)).isNull();
+    }
+
+    @Test
+    void partitionLanesAndBatchesInOrder() {
+        Lanes lanes = new Lanes(Ordering.PARTITION, true);
+        WorkItem x = item(p0, 1, "a");
+        WorkItem y = item(p0, 2, "b");
+        assertThat(lanes.admit(x)).isTrue();
+        assertThat(lanes.admit(y)).as("one lane per partition, whatever the key").isFalse();
+        WorkItem batch1 = new WorkItem(List.of(item(p1, 1, "a")));
+        WorkItem batch2 = new WorkItem(List.of(item(p1, 2, "a")));
+        assertThat(lanes.admit(batch1)).isTrue();
+        assertThat(lanes.admit(batch2)).as("batches in order share one lane").isFalse();
+
+        Lanes unordered = new Lanes(Ordering.UNORDERED, false);
+        assertThat(unordered.admit(new WorkItem(List.of(item(p1, 3, "a"))))).isTrue();
+        assertThat(unordered.admit(new WorkItem(List.of(item(p1, 4, "a"))))).as("batches not in order").isTrue();
+    }
+
+    @Test
+    void waitingRecordsAreRemovedWithoutTouchingTheHead() {
+        Lanes lanes = new Lanes(Ordering.KEY, false);
+        WorkItem head = item(p0, 1, "a");
+        WorkItem second = item(p0, 2, "a");
+        WorkItem third = item(p0, 3, "a");
+        lanes.admit(head);
+        lanes.admit(second);
+        lanes.admit(third);
+
+        assertThat(lanes.removeWaiting(head)).as("the head is not waiting").isFalse();
+        assertThat(lanes.removeWaiting(second)).isTrue();
+        List<WorkItem> removed = new ArrayList<>();
+        lanes.removeWaitingIf(i -> i.offset() == 3, removed::add);
+        assertThat(removed).containsExactly(third);
+        assertThat(lanes.release(head)).as("nothing waits any more: the lane becomes idle").isNull();
+    }
+
+    private static WorkItem item(PartitionState s, long offset, String key) {
+        return new WorkItem(s, s.append(offset), s.generation(), 1, offset, 0,
+                key == null ? null : key.getBytes(StandardCharsets.UTF_8), null, null, null, null, null);
+    }
+}
