@@ -1,7 +1,6 @@
 package dev.kafkafetch.task;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
@@ -53,7 +52,8 @@ import org.slf4j.LoggerFactory;
  * only in the bounded waits of revoke and stop (§4.4, §4.5). The parts it calls each keep one of these: the
  * {@link PartitionStates} (per-partition state, rebalances, seek backs), the {@link Dispatcher} (order, concurrency),
  * the {@link CompletionQueue} (completions, back-pressure), the {@link FailureRouter}, the {@link CommitManager} and
- * the {@link ManualCommitQueue}, the {@link StallDetector}, the {@link RecordIntake} and the {@link TaskMetrics}.
+ * the {@link ManualCommitQueue} (both through the {@link Settlement}, the loop's way back from the route), the
+ * {@link StallDetector}, the {@link RecordIntake} and the {@link TaskMetrics}.
  * With {@code transacted}, every commit goes through {@link TransactedCommits} instead of the consumer: one transaction
  * with the outputs of the records it counts finished, and an abort reads its partitions again before any other commit.
  */
@@ -90,8 +90,8 @@ public final class KafkaFetchRecords implements FetchTask {
     private final PollErrorHandler pollErrors;
     private final OperatorControls operator;
     private final PartitionSnapshots partitionSnapshots;
+    private final Settlement settlement;
     // confined to the fetch thread
-    private final List<WorkItem> breaks = new ArrayList<>();
     private RecordDecoder decoder;
     private long nextRetryDueMs = Long.MAX_VALUE;
     /** Null unless transacted. */
@@ -147,6 +147,8 @@ public final class KafkaFetchRecords implements FetchTask {
                 settings.deadLetterTopic() != null ? failures::deadLetterStalled : null, metrics);
         this.partitions = new PartitionStates(threadName, settings, dispatcher, batches, commits, metrics,
                 this::settle, () -> publishSnapshot(System.currentTimeMillis()));
+        this.settlement = new Settlement(completions, partitions, dispatcher, commits, manualCommits, metrics,
+                settings.autoCommitEnable(), () -> consumer, this::requestStop);
         this.intake = new RecordIntake(threadName, partitions, dispatcher, batches, metrics, settings.retries());
         this.pauses = new PauseControl(threadName, dispatcher, partitions, completions);
         this.operator = new OperatorControls(threadName, partitions, dispatcher, failures, metrics,
@@ -241,6 +243,7 @@ public final class KafkaFetchRecords implements FetchTask {
                                 Function<Properties, Producer<byte[], byte[]>> producers) {
         transactions = new TransactedCommits(threadName, producerProperties, producers, settings, partitions,
                 () -> consumer);
+        settlement.useTransactions(transactions);
         partitions.onSeekBack(TransactedCommits::seekingBack);
     }
 
@@ -337,7 +340,7 @@ public final class KafkaFetchRecords implements FetchTask {
                     decoder = decoderFactory.get();
                     consumer = new TaskConsumer(consumerFactory.apply(settings.properties()),
                             settings.properties().getProperty("client.id"));
-                    partitions.attach(consumer, committer());
+                    partitions.attach(consumer, settlement.committer());
                     completions.reset();
                 })) {
             return false;
@@ -383,14 +386,14 @@ public final class KafkaFetchRecords implements FetchTask {
             now = System.currentTimeMillis();
             metrics.polled(now, records.count());
             intake.take(records, decoder, now);
-            settle();
-            if (restartAborted()) { // a transaction aborted in a revoke callback of this poll
+            settlement.settle();
+            if (settlement.restartAborted()) { // a transaction aborted in a revoke callback of this poll
                 return true;
             }
-            seekBack();
+            settlement.seekBack();
             intake.dispatchDueBatch(now, !records.isEmpty());
-            commitIfDue(now);
-            if (restartAborted()) {
+            settlement.commitIfDue(now);
+            if (settlement.restartAborted()) {
                 return true;
             }
             applyBackPressure();
@@ -427,74 +430,9 @@ public final class KafkaFetchRecords implements FetchTask {
                                 || s == TaskState.RESUME_REQUESTED ? target : s);
     }
 
-    /** finished records into their windows, seek-back requests put aside; then manual commits. */
+    /** finished records into their windows (also called by the partitions' revoke, before it commits). */
     private void settle() {
-        WorkItem item;
-        while ((item = completions.poll()) != null) {
-            if (item.breakRequested()) {
-                breaks.add(item); // sought back by the loop after the poll, never inside a rebalance callback
-                continue;
-            }
-            if (item.failure() != null) {
-                metrics.error("record " + item + " failed: " + item.failure());
-            }
-            if (item.isBatch()) {
-                for (WorkItem r : item.batch()) {
-                    finish(r, item.failure() != null, r.deadLettered(), r.retried());
-                }
-            } else {
-                finish(item, item.failure() != null, item.deadLettered(), item.retried()); // no list per record
-            }
-        }
-        metrics.markRate(System.currentTimeMillis());
-        if (manualCommits != null) {
-            manualCommits.commit(r -> finish(r, false, false, false), partitions::reopen, commits, consumer,
-                    partitions.all());
-        }
-    }
-
-    private boolean finish(WorkItem record, boolean failed, boolean deadLettered, boolean retried) {
-        boolean counted = partitions.finish(record);
-        if (counted) {
-            metrics.finished(failed, deadLettered, retried);
-        }
-        if (transactions != null) {
-            transactions.finished(record, counted, failed);
-        }
-        return counted;
-    }
-
-    /** transacted: the partitions of aborted transactions are read again; true when the consumer must be re-created. */
-    private boolean restartAborted() {
-        TransactedCommits.Next next = transactions != null ? transactions.restartAborted(metrics)
-                : TransactedCommits.Next.GO_ON;
-        if (next == TransactedCommits.Next.STOP) {
-            requestStop();
-        }
-        return next == TransactedCommits.Next.RECONNECT;
-    }
-
-    /** What commits go through: the consumer, or the task's transactions. */
-    private CommitManager.Committer committer() {
-        return transactions != null ? transactions.committer() : consumer;
-    }
-
-    /**
-     * breakOnFirstError and Pausable EIP failures seek their partitions back, and so do records the dispatcher dropped
-     * because they shared a batch with such a partition.
-     */
-    private void seekBack() {
-        if (!breaks.isEmpty() || dispatcher.hasDropped()) {
-            partitions.seekBack(breaks);
-            breaks.clear();
-        }
-    }
-
-    /** the interval commit. */
-    private void commitIfDue(long nowMs) {
-        if (settings.autoCommitEnable()) {
-            commits.commitIfDue(committer(), partitions.all(), nowMs);
-        }
+        settlement.settle();
     }
 
     /** pauses the partitions while the window is full, resumes them once it has room. */
@@ -523,15 +461,13 @@ public final class KafkaFetchRecords implements FetchTask {
         partitions.awaitRunning(partitions.all(), settings.shutdownTimeoutMs());
         if (manualCommits != null && !settings.autoCommitEnable()) {
             // about as long as camel-kafka's stop waits for its poll loop
-            manualCommits.awaitLate(partitions::finishedNotCommitted, this::settle, settings.pollTimeoutMs());
+            manualCommits.awaitLate(partitions::finishedNotCommitted, settlement::settle, settings.pollTimeoutMs());
         }
-        breaks.clear();
+        settlement.dropBreaks();
         // an interrupt (a forced shutdown) ends the wait, but not the commit and the leave-group request: a member
         // that left no commit re-delivers more, and one that did not leave holds its partitions for a session timeout
         boolean interrupted = Thread.interrupted();
-        if (settings.autoCommitEnable()) {
-            commits.commitFinished(committer(), partitions.all());
-        }
+        settlement.commitFinished();
         partitions.retireAll();
         c.close(Duration.ofMillis(Math.min(settings.commitTimeoutMs(), 5000)));
         if (interrupted) {
