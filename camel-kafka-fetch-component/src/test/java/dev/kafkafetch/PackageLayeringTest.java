@@ -8,9 +8,7 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.library.dependencies.SliceAssignment;
 import com.tngtech.archunit.library.dependencies.SliceIdentifier;
-import dev.kafkafetch.dispatch.WorkItem;
 import dev.kafkafetch.task.TaskState;
-import dev.kafkafetch.tx.RecordOutputs;
 import org.junit.jupiter.api.Test;
 
 import static com.tngtech.archunit.base.DescribedPredicate.not;
@@ -25,8 +23,7 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
  * names, signatures), as the code has it today:
  * <ul>
  * <li>no cycle between packages, the root package counted as two: the Camel face (component, endpoint, consumer,
- * configuration, settings factories, SPIs) and {@link KafkaFetchConstants}, the header names every layer reads; one
- * known cycle is named below and left to its issue;</li>
+ * configuration, settings factories, SPIs) and {@link KafkaFetchConstants}, the header names every layer reads;</li>
  * <li>the engine packages (everything but the root and {@code share}) reach the root only for
  * {@link KafkaFetchConstants}: the fetch task and what it calls never touch the endpoint, component or configuration;
  * </li>
@@ -71,11 +68,7 @@ class PackageLayeringTest {
 
     @Test
     void packagesHaveNoCycles() {
-        slices().assignedFrom(PACKAGES).should().beFreeOfCycles()
-                // known: dispatch -> tx (a work item holds its transacted outputs) -> commit (the transactional
-                // committer is a CommitManager.Committer) -> dispatch (a manual commit names its work item)
-                .ignoreDependency(WorkItem.class, RecordOutputs.class)
-                .check(CLASSES);
+        slices().assignedFrom(PACKAGES).should().beFreeOfCycles().check(CLASSES);
     }
 
     @Test

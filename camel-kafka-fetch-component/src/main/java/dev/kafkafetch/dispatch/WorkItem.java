@@ -5,7 +5,6 @@ import java.lang.invoke.VarHandle;
 import java.util.List;
 import java.util.function.Predicate;
 
-import dev.kafkafetch.tx.RecordOutputs;
 import dev.kafkafetch.window.PartitionState;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;

@@ -7,10 +7,10 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 import dev.kafkafetch.commit.CommitManager;
+import dev.kafkafetch.dispatch.RecordOutputs;
 import dev.kafkafetch.dispatch.WorkItem;
 import dev.kafkafetch.metrics.TaskMetrics;
 import dev.kafkafetch.security.SecretMasker;
-import dev.kafkafetch.tx.RecordOutputs;
 import dev.kafkafetch.tx.TransactionalCommitter;
 import dev.kafkafetch.tx.TxSnapshot;
 import dev.kafkafetch.window.PartitionState;

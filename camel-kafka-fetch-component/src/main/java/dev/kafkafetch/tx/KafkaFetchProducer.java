@@ -1,6 +1,7 @@
 package dev.kafkafetch.tx;
 
 import dev.kafkafetch.KafkaFetchConstants;
+import dev.kafkafetch.dispatch.RecordOutputs;
 import org.apache.camel.Endpoint;
 import org.apache.camel.Exchange;
 import org.apache.camel.support.DefaultProducer;

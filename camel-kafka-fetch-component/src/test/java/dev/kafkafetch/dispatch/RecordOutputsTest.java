@@ -1,4 +1,4 @@
-package dev.kafkafetch.tx;
+package dev.kafkafetch.dispatch;
 
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.Test;

@@ -1,4 +1,4 @@
-package dev.kafkafetch.tx;
+package dev.kafkafetch.dispatch;
 
 import java.util.ArrayList;
 import java.util.List;
