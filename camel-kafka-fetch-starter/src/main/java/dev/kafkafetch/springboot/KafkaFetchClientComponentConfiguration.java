@@ -315,9 +315,11 @@ public abstract class KafkaFetchClientComponentConfiguration extends ComponentCo
      * Simplified authentication type to use, instead of setting securityProtocol, saslMechanism and saslJaasConfig by
      * hand. PLAIN, SCRAM_SHA_256 and SCRAM_SHA_512 build the JAAS config from saslUsername and saslPassword and use
      * SASL_SSL, or SASL_PLAINTEXT when securityProtocol is SASL_PLAINTEXT; SSL uses SSL; NONE uses PLAINTEXT (SSL when
-     * a key or trust store is set or securityProtocol is SSL). OAUTH, AWS_MSK_IAM and KERBEROS need saslJaasConfig. A
-     * saslJaasConfig, when set, is used instead of the built one. One of: NONE, PLAIN, SCRAM_SHA_256, SCRAM_SHA_512,
-     * SSL, OAUTH, AWS_MSK_IAM, KERBEROS.
+     * a key or trust store is set or securityProtocol is SSL). OAUTH builds it from the oauth options with Kafka's
+     * OAuth login callback handler; AWS_MSK_IAM uses the IAM login module and its callback handler (aws-msk-iam-auth
+     * on the classpath); KERBEROS sets GSSAPI and uses the JVM's JAAS configuration. A saslJaasConfig, when set, is
+     * used instead of the built one. One of: NONE, PLAIN, SCRAM_SHA_256, SCRAM_SHA_512, SSL, OAUTH, AWS_MSK_IAM,
+     * KERBEROS.
      */
     private dev.kafkafetch.security.KafkaAuthType saslAuthType;
 
