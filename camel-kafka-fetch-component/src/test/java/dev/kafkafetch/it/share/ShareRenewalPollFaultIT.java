@@ -40,7 +40,8 @@ class ShareRenewalPollFaultIT extends ShareITSupport {
         context.addRoutes(new RouteBuilder() {
             @Override
             public void configure() {
-                from(shareUri(topic, group, "maxPollRecords=2&maxConcurrency=1&kafkaClientFactory=#faults"))
+                from(shareUri(topic, group,
+                        "consumersPerWindow=1&maxPollRecords=2&maxConcurrency=1&kafkaClientFactory=#faults"))
                         .process(exchange -> {
                             String id = exchange.getMessage().getBody(String.class);
                             routed.computeIfAbsent(id, k -> new CopyOnWriteArrayList<>()).add(id);

@@ -148,7 +148,7 @@ class ShareWakeupSweepIT extends ShareITSupport {
                 @Override
                 public void configure() {
                     from(shareUri(topic, group,
-                            "consumersCount=1&maxConcurrency=2&maxPollRecords=4&kafkaClientFactory=#sweep"))
+                            "consumersCount=1&consumersPerWindow=1&maxConcurrency=2&maxPollRecords=4&kafkaClientFactory=#sweep"))
                             .process(exchange -> {
                                 String id = exchange.getMessage().getBody(String.class);
                                 int delivery = exchange.getMessage()
