@@ -1,7 +1,9 @@
 /*
  * The kafka-fetch page: reads the dev console's JSON every REFRESH_MS and shows, per route, task and partition, the
  * window (held / in flight), lag and rate over the last HISTORY_MS (kept here, in the page), the stuck record, and
- * buttons for the operator actions that GET /kafka-fetch/actions lists. Actions are POSTs carrying this server's
+ * buttons for the operator actions that GET /kafka-fetch/actions lists (pause, resume, park, seek per partition; the
+ * dead letters of each route with a dead-letter topic, read from GET /kafka-fetch/dead-letters, and their replay).
+ * Actions are POSTs carrying this server's
  * token (the meta tag kafka-fetch-token) in the X-Kafka-Fetch-Token header. Plain ES5, no build step; every value
  * from the server is put in the page as text, never as HTML.
  */
@@ -10,6 +12,7 @@
 
   var CONSOLE_URL = '/q/dev/kafka-fetch?format=json';
   var ACTIONS_URL = '/kafka-fetch/actions';
+  var DEAD_LETTERS_URL = '/kafka-fetch/dead-letters';
   var REFRESH_MS = 2000;
   var HISTORY_MS = 5 * 60 * 1000;
   var SVG = 'http://www.w3.org/2000/svg';
@@ -18,6 +21,8 @@
   var tokenHeader = 'X-Kafka-Fetch-Token';
   var available = {};      // action name -> true, as listed by the server
   var routeActions = {};   // routeId -> whether the route takes operator actions
+  var deadLetterRoutes = []; // routeIds whose route has a dead-letter topic
+  var seekOffsets = {};    // route/topic/partition -> the offset typed in its seek box, kept across re-renders
   var history = {};        // series key -> [{t, lag, rate}] for the last HISTORY_MS
   var busy = false;
 
@@ -80,9 +85,13 @@
       available = {};
       (json.actions || []).forEach(function (a) { available[a.name] = true; });
       routeActions = {};
+      deadLetterRoutes = [];
       var on = [];
       (json.routes || []).forEach(function (r) {
         routeActions[r.routeId] = r.operatorActions;
+        if (r.deadLetterTopic) {
+          deadLetterRoutes.push(r.routeId);
+        }
         if (r.operatorActions) {
           on.push(r.routeId);
         }
@@ -97,13 +106,66 @@
     });
   }
 
-  function sendAction(action, params) {
+  function sendAction(action, params, done) {
     request('POST', ACTIONS_URL + '/' + encodeURIComponent(action), form(params), function (status, json) {
-      var where = params.route + ' ' + params.topic + '-' + params.partition
-        + (params.offset !== undefined ? '@' + params.offset : '');
+      var where = params.topic === undefined ? params.route : params.route + ' ' + params.topic + '-'
+        + params.partition + (params.offset !== undefined ? '@' + params.offset : '');
       message(status === 200 ? 'done' : 'refused', action + ' ' + where + ': ' + json.message);
+      if (done) {
+        done(status, json);
+      }
       refresh();
     });
+  }
+
+  // A seek goes out without confirmSkip; when the component answers that it would skip records (a forward seek),
+  // the operator is shown its message and asked, and only then is it sent again with confirmSkip=true.
+  function seek(params) {
+    request('POST', ACTIONS_URL + '/seek', form(params), function (status, json) {
+      var where = params.route + ' ' + params.topic + '-' + params.partition + '@' + params.offset;
+      if (status === 409 && /confirmSkip/.test(json.message || '')) {
+        if (window.confirm('Seek ' + where + '? ' + json.message)) {
+          params.confirmSkip = true;
+          sendAction('seek', params);
+        } else {
+          message('refused', 'seek ' + where + ': not confirmed, nothing changed');
+        }
+        return;
+      }
+      message(status === 200 ? 'done' : 'refused', 'seek ' + where + ': ' + json.message);
+      refresh();
+    });
+  }
+
+  function seekControl(route, p) {
+    var box = el('span', { 'class': 'seek' });
+    var key = route + '/' + p.topic + '/' + p.partition;
+    var input = el('input', {
+      type: 'number', min: '0', 'class': 'seek-offset', 'data-route': route, 'data-topic': p.topic,
+      'data-partition': p.partition, placeholder: 'offset', title: 'Offset to seek this partition to'
+    });
+    if (seekOffsets[key] !== undefined) {
+      input.value = seekOffsets[key];
+    }
+    input.addEventListener('input', function () { seekOffsets[key] = input.value; });
+    var b = el('button', {
+      'class': 'action', 'data-action': 'seek', 'data-route': route, 'data-topic': p.topic,
+      'data-partition': p.partition, title: 'Seek this partition: back delivers again, forward skips (asks first)'
+    }, 'Seek');
+    if (!routeActions[route]) {
+      b.disabled = true;
+      input.disabled = true;
+    }
+    b.addEventListener('click', function () {
+      if (input.value === '') {
+        message('refused', 'seek ' + route + ' ' + p.topic + '-' + p.partition + ': give an offset');
+        return;
+      }
+      seek({ route: route, topic: p.topic, partition: p.partition, offset: input.value });
+    });
+    box.appendChild(input);
+    box.appendChild(b);
+    return box;
   }
 
   function message(kind, text) {
@@ -135,10 +197,83 @@
     return b;
   }
 
-  // Hook for dead-letter browse and replay: shown once the server lists a "replay" action. Fill #dead-letter-list
-  // from the browse endpoint and give each letter actionButton('replay', 'Replay', {...}).
+  // ---- dead letters: browse (GET, open) and replay (an action) ----
+
+  var LETTER_COLUMNS = ['letter', 'originalTopic', 'originalPartition', 'originalOffset', 'reason', 'exceptionClass',
+    'exceptionMessage', 'attempts', 'key', 'timestamp'];
+
   function renderDeadLetters() {
-    document.getElementById('dead-letters').hidden = false;
+    var section = document.getElementById('dead-letters');
+    var list = document.getElementById('dead-letter-list');
+    while (list.firstChild) {
+      list.removeChild(list.firstChild);
+    }
+    if (!deadLetterRoutes.length) {
+      section.hidden = true;
+      return;
+    }
+    section.hidden = false;
+    deadLetterRoutes.forEach(function (route) {
+      var box = el('div', { 'class': 'dead-letter-route', 'data-route': route });
+      box.appendChild(el('h3', null, 'Route ' + route));
+      var filter = el('input', {
+        type: 'text', 'class': 'dead-letter-filter', 'data-route': route, size: '40',
+        placeholder: 'filter: reason=failed,partition=0 (empty: all)'
+      });
+      var show = el('button', { 'class': 'show-dead-letters', 'data-route': route }, 'Show');
+      var replay = el('button', {
+        'class': 'action', 'data-action': 'replay', 'data-route': route,
+        title: 'Put the letters shown back on their original topics (each at most once)'
+      }, 'Replay these');
+      if (!routeActions[route]) {
+        replay.disabled = true;
+        replay.title = 'operatorActions is off for route ' + route;
+      }
+      var table = el('div', { 'class': 'dead-letter-table', 'data-route': route });
+      show.addEventListener('click', function () { loadDeadLetters(route, filter.value, table); });
+      replay.addEventListener('click', function () {
+        var f = filter.value;
+        if (!window.confirm('Replay the dead letters of route ' + route + ' matching "' + (f || 'all')
+            + '" to their original topics? Letters replayed before are left out.')) {
+          return;
+        }
+        sendAction('replay', { route: route, filter: f }, function () { loadDeadLetters(route, f, table); });
+      });
+      box.appendChild(filter);
+      box.appendChild(show);
+      box.appendChild(replay);
+      box.appendChild(table);
+      list.appendChild(box);
+      loadDeadLetters(route, '', table);
+    });
+  }
+
+  function loadDeadLetters(route, filter, into) {
+    var url = DEAD_LETTERS_URL + '?' + form({ route: route, filter: filter });
+    request('GET', url, null, function (status, json) {
+      while (into.firstChild) {
+        into.removeChild(into.firstChild);
+      }
+      if (status !== 200) {
+        into.appendChild(el('div', { 'class': 'refused' }, 'dead letters unavailable: ' + json.message));
+        return;
+      }
+      into.appendChild(el('div', { 'class': 'dead-letter-count' }, json.count + ' letter(s) in '
+        + json.deadLetterTopic + (filter ? ' matching ' + filter : '')));
+      var table = el('table', { 'class': 'dead-letters' });
+      var head = el('tr');
+      LETTER_COLUMNS.forEach(function (c) { head.appendChild(el('th', null, c)); });
+      table.appendChild(head);
+      (json.letters || []).forEach(function (l) {
+        var tr = el('tr', { 'class': 'dead-letter', 'data-letter': l.letter });
+        LETTER_COLUMNS.forEach(function (c) {
+          var v = l[c];
+          tr.appendChild(el('td', null, c === 'timestamp' && v > 0 ? new Date(v).toISOString() : v));
+        });
+        table.appendChild(tr);
+      });
+      into.appendChild(table);
+    });
   }
 
   // ---- history (kept in the page) ----
@@ -264,6 +399,9 @@
       } else if (!byOperator && available.pause) {
         actions.appendChild(actionButton('pause', 'Pause', params, 'Pause only this partition'));
       }
+      if (available.seek) {
+        actions.appendChild(seekControl(route.routeId, p));
+      }
       if (p.oldestUnfinished && available.park) {
         actions.appendChild(actionButton('park', 'Park ' + p.oldestUnfinished.offset, {
           route: route.routeId, topic: p.topic, partition: p.partition, offset: p.oldestUnfinished.offset
@@ -299,8 +437,9 @@
   }
 
   function refresh() {
-    if (busy) {
-      return;
+    var focused = document.activeElement;
+    if (busy || (focused && focused.className === 'seek-offset')) {
+      return; // the operator is typing an offset: the next refresh renders
     }
     busy = true;
     request('GET', CONSOLE_URL, null, function (status, json) {

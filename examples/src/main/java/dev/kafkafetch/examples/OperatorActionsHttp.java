@@ -11,6 +11,7 @@ import java.util.Optional;
 
 import com.sun.net.httpserver.HttpExchange;
 import dev.kafkafetch.KafkaFetchConsumer;
+import dev.kafkafetch.deadletter.DeadLetterFilter;
 import org.apache.camel.CamelContext;
 import org.apache.camel.Route;
 import org.apache.camel.util.json.JsonArray;
@@ -22,7 +23,7 @@ import org.slf4j.LoggerFactory;
  * The operator actions over HTTP: {@code POST /kafka-fetch/actions/<name>} with form parameters ({@code route} and the
  * action's own), carried out by the route's kafka-fetch consumer ({@link KafkaFetchConsumer#pausePartition} and the
  * like), which refuses unless the route has {@code operatorActions=true}. {@code GET /kafka-fetch/actions} lists the
- * actions, which routes take them and the token a page sends back.
+ * actions, which routes take them (and their dead-letter topics) and the token a page sends back.
  * <p>
  * Guarantees: a GET never changes anything (a GET, or any method but POST, on an action answers 405); a POST is
  * carried out only when {@link ActionRequestGuard} finds it came from this server's own page (else 403 with the
@@ -60,7 +61,12 @@ final class OperatorActionsHttp {
             // forward, records are skipped on purpose: refused by the component unless confirmSkip=true
             new Action("seek", List.of("topic", "partition", "offset"),
                     (c, p, who) -> c.seekPartition(p.text("topic"), p.partition(), p.offset(), p.flag("confirmSkip"),
-                            who)));
+                            who)),
+            // the letters matching filter (all when absent) back to their original topics, or to targetTopic; a
+            // letter replayed before is not replayed again (the component's replay log)
+            new Action("replay", List.of(),
+                    (c, p, who) -> c.operatorActions().replayDeadLetters(DeadLetterFilter.parse(p.optional("filter")),
+                            p.optional("targetTopic"), who).summary()));
 
     private final CamelContext context;
     private final ActionRequestGuard guard;
@@ -184,6 +190,7 @@ final class OperatorActionsHttp {
                 JsonObject r = new JsonObject();
                 r.put("routeId", route.getRouteId());
                 r.put("operatorActions", consumer.getOperatorActionsEnabled());
+                r.put("deadLetterTopic", consumer.getSettings().deadLetterTopic());
                 routes.add(r);
             }
         }
@@ -228,6 +235,12 @@ final class OperatorActionsHttp {
                 throw new IllegalArgumentException("Missing parameter " + name);
             }
             return v.trim();
+        }
+
+        /** An optional text parameter, null when absent or blank. */
+        String optional(String name) {
+            String v = values.get(name);
+            return v == null || v.isBlank() ? null : v.trim();
         }
 
         /** An optional true/false parameter, false when absent. */

@@ -1,5 +1,8 @@
 package dev.kafkafetch.examples;
 
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -23,7 +26,8 @@ import static org.awaitility.Awaitility.await;
  * The operator actions over HTTP on the example's own routes (billing: 2 fetch tasks, KEY ordering) and the shared
  * broker, with {@code --operator-actions true} and one order whose payment call hangs (a stuck record): a GET never
  * changes anything, a POST from the page's origin with its token pauses, resumes and parks, and a POST that another
- * origin could have sent is refused with the reason.
+ * origin could have sent is refused with the reason; the parked record's letter is listed (a GET) and replayed once,
+ * and the route runs it again.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class OperatorActionsHttpIT {
@@ -189,6 +193,53 @@ class OperatorActionsHttpIT {
         // its letter reaches the dead-letter topic with reason parked, and its partition commits past it
         await().atMost(TIMEOUT).until(() -> app.parkedLettersSeen() >= 1);
         await().atMost(TIMEOUT).until(() -> partition(stuck.topic(), stuck.partition()).committed() > offset);
+    }
+
+    @Test
+    @Order(6)
+    void theParkedLetterIsListedAndAReplayPutsItBackOnce() throws Exception {
+        await().atMost(TIMEOUT).until(() -> app.parkedLettersSeen() >= 1); // the premise: step 5 parked a record
+        String parked = "/kafka-fetch/dead-letters?route=" + ROUTE + "&filter=reason%3Dparked";
+        JsonObject listed = ExampleHttp.json(okBody(http.get(parked)));
+        assertThat(listed.getInteger("count")).as(listed.toJson()).isEqualTo(1);
+        JsonObject letter = (JsonObject) listed.getCollection("letters").iterator().next();
+        assertThat(letter.getString("reason")).isEqualTo("parked");
+        assertThat(letter.getString("originalTopic")).isEqualTo("orders");
+        assertThat(letter.getString("exceptionMessage")).contains("parked by HTTP /127.0.0.1:");
+        int partition = letter.getInteger("originalPartition");
+        long offset = letter.getLong("originalOffset");
+        // listing is a GET: it refuses other methods and bad filters, and replays nothing
+        assertThat(http.send(HttpRequest.newBuilder(URI.create(http.base() + parked))
+                .POST(HttpRequest.BodyPublishers.noBody())).statusCode()).isEqualTo(405);
+        var badFilter = http.get("/kafka-fetch/dead-letters?route=" + ROUTE + "&filter=colour%3Dred");
+        assertThat(badFilter.statusCode()).isEqualTo(400);
+        assertThat(ExampleHttp.json(badFilter.body()).getString("message")).contains("colour");
+        assertThat(http.get("/kafka-fetch/dead-letters?route=no-such-route").statusCode()).isEqualTo(404);
+        var forged = http.post("replay", Map.of("route", ROUTE, "filter", "reason=parked"),
+                Map.of("Origin", "http://evil.example", ActionRequestGuard.TOKEN_HEADER, http.token()));
+        assertThat(forged.statusCode()).isEqualTo(403);
+
+        var replayed = http.post("replay", Map.of("route", ROUTE, "filter", "reason=parked"));
+        assertThat(replayed.statusCode()).as(replayed.body()).isEqualTo(200);
+        assertThat(ExampleHttp.json(replayed.body()).getString("message"))
+                .as("the forged request replayed nothing, so this one replays the letter")
+                .contains("1 letter(s) matched; replayed 1 to their original topics");
+        // the route runs the order again: on its first delivery attempt it hangs again, now at a later offset
+        await().atMost(TIMEOUT).until(() -> stuckRecord(http).filter(p -> p.topic().equals("orders")
+                                                                          && p.partition() == partition
+                                                                          && p.oldestUnfinished().getLong("offset")
+                                                                             > offset)
+                .isPresent());
+
+        var again = http.post("replay", Map.of("route", ROUTE, "filter", "reason=parked"));
+        assertThat(again.statusCode()).as(again.body()).isEqualTo(200);
+        assertThat(ExampleHttp.json(again.body()).getString("message")).contains("nothing replayed")
+                .contains("1 replayed before, not again");
+    }
+
+    private static String okBody(HttpResponse<String> response) {
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+        return response.body();
     }
 
     static Map<String, Object> parkParams(ExampleHttp.Partition stuck) {

@@ -13,7 +13,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The example as it starts by default, operator actions off: every action the server offers, sent over HTTP exactly
- * as the page sends it, is refused with 409 and the component's message naming the option, and changes nothing.
+ * as the page sends it (a replay of dead letters among them), is refused with 409 and the component's message naming the
+ * option, and changes nothing; reading the dead letters stays open.
  */
 class OperatorActionsOffHttpIT {
 
@@ -30,7 +31,14 @@ class OperatorActionsOffHttpIT {
                     .until(() -> OperatorActionsHttpIT.stuckRecord(http), o -> o.isPresent()).get();
 
             JsonObject listing = ExampleHttp.json(http.get("/kafka-fetch/actions").body());
-            assertThat(listing.toJson()).contains("\"routeId\":\"billing\",\"operatorActions\":false");
+            JsonObject billingRoute = listing.getCollection("routes").stream().map(JsonObject.class::cast)
+                    .filter(r -> "billing".equals(r.getString("routeId"))).findFirst().orElseThrow();
+            assertThat(billingRoute.getBoolean("operatorActions")).isFalse();
+            assertThat(billingRoute.getString("deadLetterTopic")).isEqualTo("orders.DLT");
+            // reading the dead letters is open while actions are off; replaying them is an action, refused below
+            var letters = http.get("/kafka-fetch/dead-letters?route=billing");
+            assertThat(letters.statusCode()).as(letters.body()).isEqualTo(200);
+            assertThat(ExampleHttp.json(letters.body()).getString("deadLetterTopic")).isEqualTo("orders.DLT");
 
             Map<String, Object> params = OperatorActionsHttpIT.parkParams(stuck);
             for (OperatorActionsHttp.Action action : OperatorActionsHttp.ACTIONS) {
