@@ -93,13 +93,7 @@ class PartitionStatesTest {
     }
 
     private WorkItem polled(TopicPartition tp, long offset) {
-        PartitionState state = states.stateOf(tp);
-        int generation = state.generation();
-        long seq = state.append(offset);
-        WorkItem item = new WorkItem(state, seq, generation, 1, offset, 0L, null, null, null, null, "v" + offset,
-                null);
-        state.attach(seq, generation, item);
-        return item;
+        return PolledRecords.polled(states, tp, offset);
     }
 
     private Long committed(TopicPartition tp) {

@@ -12,7 +12,6 @@ import dev.kafkafetch.dispatch.Dispatcher;
 import dev.kafkafetch.dispatch.WorkItem;
 import dev.kafkafetch.metrics.TaskMetrics;
 import dev.kafkafetch.security.SecretMasker;
-import dev.kafkafetch.window.PartitionState;
 import org.apache.kafka.clients.consumer.MockConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
@@ -65,13 +64,7 @@ class SettlementTest {
     }
 
     private WorkItem polled(long offset) {
-        PartitionState state = states.stateOf(P0);
-        int generation = state.generation();
-        long seq = state.append(offset);
-        WorkItem item = new WorkItem(state, seq, generation, 1, offset, 0L, null, null, null, null, "v" + offset,
-                null);
-        state.attach(seq, generation, item);
-        return item;
+        return PolledRecords.polled(states, P0, offset);
     }
 
     private Long committed() {

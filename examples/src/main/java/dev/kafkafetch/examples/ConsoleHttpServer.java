@@ -44,8 +44,8 @@ import org.slf4j.LoggerFactory;
  *       tasks' {@code kafka_fetch_*} meters.</li>
  *   <li>{@code /kafka-fetch} a page showing the console's JSON per task and partition, with buttons for the operator
  *       actions ({@link KafkaFetchPage}); {@code POST /kafka-fetch/actions/<name>} carries one out
- *       ({@link OperatorActionsHttp}), {@code GET /kafka-fetch/actions} lists them; {@code GET /kafka-fetch/dead-letters}
- *       lists a route's dead letters ({@link DeadLettersHttp}).</li>
+ *       ({@link OperatorActionsHttp}), {@code GET /kafka-fetch/actions} lists them;
+ *       {@code GET /kafka-fetch/dead-letters} lists a route's dead letters ({@link DeadLettersHttp}).</li>
  * </ul>
  * It listens on the loopback address only. The dev console stays read-only: Camel reads dev consoles with GET and
  * passes their options as query parameters, so an action there would be a GET that changes state.

@@ -41,34 +41,35 @@ final class DeadLettersHttp {
     void handle(HttpExchange http) throws IOException {
         if (!http.getRequestMethod().equals("GET") && !http.getRequestMethod().equals("HEAD")) {
             http.getResponseHeaders().set("Allow", "GET");
-            HttpResponses.sendJson(http, 405, error("GET lists dead letters; replay them with POST "
-                                                    + OperatorActionsHttp.PATH + "/replay"));
+            HttpResponses.sendJson(http, 405, HttpResponses.refused("GET lists dead letters; replay them with POST "
+                                                                    + OperatorActionsHttp.PATH + "/replay"));
             return;
         }
         String refusal = guard.hostRefusal(http.getRequestHeaders(), port);
         if (refusal != null) {
-            HttpResponses.sendJson(http, 403, error(refusal));
+            HttpResponses.sendJson(http, 403, HttpResponses.refused(refusal));
             return;
         }
         Map<String, String> query = HttpResponses.query(http.getRequestURI().getRawQuery());
         String routeId = query.get("route");
         Route route = routeId == null ? null : context.getRoute(routeId);
         if (route == null) {
-            HttpResponses.sendJson(http, 404, error("No route " + routeId));
+            HttpResponses.sendJson(http, 404, HttpResponses.refused("No route " + routeId));
             return;
         }
         if (!(route.getConsumer() instanceof KafkaFetchConsumer consumer)) {
-            HttpResponses.sendJson(http, 400, error("Route " + routeId + " is not a kafka-fetch consumer"));
+            HttpResponses.sendJson(http, 400,
+                    HttpResponses.refused("Route " + routeId + " is not a kafka-fetch consumer"));
             return;
         }
         List<DeadLetter> letters;
         try {
             letters = consumer.operatorActions().listDeadLetters(DeadLetterFilter.parse(query.get("filter")));
         } catch (IllegalArgumentException e) { // a bad filter names the field
-            HttpResponses.sendJson(http, 400, error(e.getMessage()));
+            HttpResponses.sendJson(http, 400, HttpResponses.refused(e.getMessage()));
             return;
         } catch (IllegalStateException e) { // no dead-letter topic, or the topic could not be read
-            HttpResponses.sendJson(http, 409, error(e.getMessage()));
+            HttpResponses.sendJson(http, 409, HttpResponses.refused(e.getMessage()));
             return;
         }
         JsonObject answer = new JsonObject();
@@ -79,12 +80,5 @@ final class DeadLettersHttp {
         letters.forEach(l -> list.add(new JsonObject(l.toMap())));
         answer.put("letters", list);
         HttpResponses.sendJson(http, 200, answer);
-    }
-
-    private static JsonObject error(String message) {
-        JsonObject o = new JsonObject();
-        o.put("status", "refused");
-        o.put("message", message);
-        return o;
     }
 }

@@ -35,6 +35,14 @@ final class HttpResponses {
         send(http, status, "application/json", body.toJson());
     }
 
+    /** The JSON answer to a request that was not carried out: {@code {"status":"refused","message":...}}. */
+    static JsonObject refused(String message) {
+        JsonObject o = new JsonObject();
+        o.put("status", "refused");
+        o.put("message", message);
+        return o;
+    }
+
     /** The parameters of a query string or {@code application/x-www-form-urlencoded} body; empty for null. */
     static Map<String, String> query(String raw) {
         Map<String, String> values = new LinkedHashMap<>();

@@ -84,13 +84,14 @@ final class OperatorActionsHttp {
         if (path.equals(PATH) || path.equals(PATH + "/")) {
             if (!method.equals("GET") && !method.equals("HEAD")) {
                 http.getResponseHeaders().set("Allow", "GET");
-                HttpResponses.sendJson(http, 405, error("GET lists the actions; carry one out with POST " + PATH
-                                                        + "/<name>"));
+                HttpResponses.sendJson(http, 405,
+                        HttpResponses.refused("GET lists the actions; carry one out with POST " + PATH
+                                              + "/<name>"));
                 return;
             }
             String refusal = guard.hostRefusal(http.getRequestHeaders(), port);
             if (refusal != null) {
-                HttpResponses.sendJson(http, 403, error(refusal));
+                HttpResponses.sendJson(http, 403, HttpResponses.refused(refusal));
                 return;
             }
             HttpResponses.sendJson(http, 200, listing());
@@ -102,19 +103,20 @@ final class OperatorActionsHttp {
             http.getResponseHeaders().set("Allow", "POST");
             LOG.warn("HTTP {} sent {} {}: refused, actions change state and take POST only", peer, method, path);
             HttpResponses.sendJson(http, 405,
-                    error(method + " " + path + " refused: an action changes state, so it takes POST only"));
+                    HttpResponses
+                            .refused(method + " " + path + " refused: an action changes state, so it takes POST only"));
             return;
         }
         String refusal = guard.refusal(http.getRequestHeaders(), port);
         if (refusal != null) {
             LOG.warn("HTTP {} asked {}: {}", peer, name, refusal);
-            HttpResponses.sendJson(http, 403, error(refusal));
+            HttpResponses.sendJson(http, 403, HttpResponses.refused(refusal));
             return;
         }
         Optional<Action> action = ACTIONS.stream().filter(a -> a.name().equals(name)).findFirst();
         if (action.isEmpty()) {
-            HttpResponses.sendJson(http, 404, error("No action " + name + "; actions: "
-                                                    + ACTIONS.stream().map(Action::name).toList()));
+            HttpResponses.sendJson(http, 404, HttpResponses.refused("No action " + name + "; actions: "
+                                                                    + ACTIONS.stream().map(Action::name).toList()));
             return;
         }
         Map<String, String> form = new LinkedHashMap<>(HttpResponses.query(http.getRequestURI().getRawQuery()));
@@ -196,13 +198,6 @@ final class OperatorActionsHttp {
         }
         root.put("routes", routes);
         return root;
-    }
-
-    private static JsonObject error(String message) {
-        JsonObject o = new JsonObject();
-        o.put("status", "refused");
-        o.put("message", message);
-        return o;
     }
 
     private static String peer(HttpExchange http) {
