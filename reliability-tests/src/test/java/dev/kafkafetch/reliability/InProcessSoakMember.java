@@ -5,6 +5,7 @@ import java.lang.management.ThreadInfo;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
+import dev.kafkafetch.KafkaFetchConsumer;
 import dev.kafkafetch.metrics.PartitionSnapshot;
 import dev.kafkafetch.metrics.TaskSnapshot;
 import org.apache.camel.CamelContext;
@@ -83,6 +84,34 @@ final class InProcessSoakMember implements SoakMember {
         } catch (Exception e) {
             throw new IllegalStateException("resume of " + name + " failed", e);
         }
+    }
+
+    /**
+     * An operator pauses the lowest-numbered partition of {@code topic} the member holds now (refused unless the route
+     * has operatorActions=true); returns it, or -1 when the member holds none.
+     */
+    int pauseOnePartition(String topic) {
+        int lowest = -1;
+        for (TaskSnapshot t : SoakTaskWatcher.snapshots(context)) {
+            for (PartitionSnapshot p : t.partitions()) {
+                if (p.topic().equals(topic) && (lowest < 0 || p.partition() < lowest)) {
+                    lowest = p.partition();
+                }
+            }
+        }
+        if (lowest >= 0) {
+            consumer().pausePartition(topic, lowest, "the soak");
+        }
+        return lowest;
+    }
+
+    /** Resumes a partition {@link #pauseOnePartition} paused. */
+    void resumePartition(String topic, int partition) {
+        consumer().resumePartition(topic, partition, "the soak");
+    }
+
+    private KafkaFetchConsumer consumer() {
+        return (KafkaFetchConsumer) context.getRoute(SoakOptions.ROUTE_ID).getConsumer();
     }
 
     @Override

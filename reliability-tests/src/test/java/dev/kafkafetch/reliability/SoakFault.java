@@ -5,9 +5,9 @@ import java.util.Locale;
 /**
  * One scheduled fault of a soak combination, {@code atMs} after production started.
  *
- * @param target     the member slot (KILL, RESTART, SUSPEND, JOIN, LEAVE) or the broker index (BROKER)
- * @param durationMs how long the member stays down (KILL, RESTART), suspended (SUSPEND) or the broker stopped (BROKER);
- *                   0 for JOIN and LEAVE
+ * @param target     the member slot (KILL, RESTART, SUSPEND, JOIN, LEAVE, PAUSE_PARTITION) or the broker index (BROKER)
+ * @param durationMs how long the member stays down (KILL, RESTART), suspended (SUSPEND), the broker stopped (BROKER) or
+ *                   the partition paused (PAUSE_PARTITION); 0 for JOIN and LEAVE
  */
 record SoakFault(Kind kind, long atMs, int target, long durationMs) {
 
@@ -23,16 +23,21 @@ record SoakFault(Kind kind, long atMs, int target, long durationMs) {
         /** A member slot that is not running starts. */
         JOIN,
         /** A running member stops for good (gracefully). */
-        LEAVE
+        LEAVE,
+        /**
+         * An operator pauses one partition the member holds ({@code KafkaFetchConsumer.pausePartition}, in-process
+         * members only) and resumes it after durationMs; no rebalance expected.
+         */
+        PAUSE_PARTITION
     }
 
     /** True when the fault changes the group's membership or its coordinator, so it may explain a rebalance. */
     boolean changesMembership() {
-        return kind != Kind.SUSPEND;
+        return kind != Kind.SUSPEND && kind != Kind.PAUSE_PARTITION;
     }
 
     String describe() {
-        String name = kind.name().toLowerCase(Locale.ROOT);
+        String name = kind == Kind.PAUSE_PARTITION ? "opause" : kind.name().toLowerCase(Locale.ROOT);
         String who = kind == Kind.BROKER ? "b" + target : "m" + target;
         return name + "(" + who + "@" + seconds(atMs) + (durationMs > 0 ? "+" + seconds(durationMs) : "") + ")";
     }

@@ -57,6 +57,26 @@ final class SoakGenerator {
     private static final long TRANSACTED_STREAM = 0x736f616b36L;
     /** The share of combinations drawn as transacted pipelines (before the seeds picked earlier are left out). */
     static final int TRANSACTED_PERCENT = 25;
+    /** Mixed (twice, as the transacted stream) into the seed for the operator-fault draw ("soak7"). */
+    private static final long OPERATOR_STREAM = 0x736f616b37L;
+    /** The share of combinations (with an in-process member) that gain an operator's partition pause. */
+    static final int OPERATOR_PERCENT = 30;
+
+    /**
+     * Every seed named in {@link SoakIT} or this module's README before operator faults were drawn: they draw none, so
+     * they keep exactly the combination they were picked or described with.
+     */
+    static final Set<Long> PICKED_BEFORE_OPERATOR_FAULTS = Set.of(
+            1097143869609705780L, 1630979832370673720L, 1655242126537266003L, 1674500215254207777L,
+            1849550734806845346L, 2451015071736031195L, 3081321740083450099L, 355385622481956170L,
+            3763424168673994049L, 3802020517982329802L, 4068334834055037804L, 4074057829589311104L,
+            4693253153669096614L, 5150380738609552504L, 5360070844223630436L, 578646790945017516L,
+            6037780794209376355L, 6067572798641027639L, 6090955138321724653L, 6379781183978619373L,
+            644372720638159251L, 6448248056926597985L, 6517121191564368095L, 6562002829619601168L,
+            6585236463306854420L, 6588049740377643241L, 6853209322855359059L, 6957363929301021558L,
+            7322149770624776379L, 7704975138223047541L, 7803885965037502360L, 7965904508497673380L,
+            8240129909623686225L, 8394586475366358369L, 8504527014228270023L, 863425717643488230L,
+            8663285998430724778L, 8756736753456859088L, 9220132835808972923L, 121L);
 
     /**
      * The classic seeds picked or named before transacted pipelines were drawn: {@link SoakIT#CI_SEEDS} and the seed
@@ -103,9 +123,50 @@ final class SoakGenerator {
                     && new Random(mix(mix(seed) ^ TRANSACTED_STREAM)).nextInt(100) < TRANSACTED_PERCENT) {
                     withExtra = withExtra.asTransacted();
                 }
-                return new SoakCase(seed, withExtra, withFailures(extra, withExtra, schedule));
+                SoakSchedule full = withFailures(extra, withExtra, schedule);
+                // an operator's partition pause from a seventh stream, after the other faults
+                if (!PICKED_BEFORE_OPERATOR_FAULTS.contains(seed)) {
+                    Random operator = new Random(mix(mix(seed) ^ OPERATOR_STREAM));
+                    if (operator.nextInt(100) < OPERATOR_PERCENT) {
+                        full = withOperatorPause(operator, withExtra, full);
+                    }
+                }
+                return new SoakCase(seed, withExtra, full);
             }
         }
+    }
+
+    /**
+     * The schedule with an operator's partition pause (0.5-3 s) on an in-process member running at that time (its
+     * joins and leaves simulated), after the other faults end; unchanged when no in-process member runs then.
+     */
+    static SoakSchedule withOperatorPause(Random r, SoakOptions o, SoakSchedule s) {
+        TreeSet<Integer> running = new TreeSet<>();
+        for (int i = 0; i < o.initialMembers(); i++) {
+            running.add(i);
+        }
+        long t = 1500 + r.nextInt(1500);
+        for (SoakFault f : s.faults()) {
+            if (f.kind() == SoakFault.Kind.JOIN) {
+                running.add(f.target());
+            } else if (f.kind() == SoakFault.Kind.LEAVE) {
+                running.remove(f.target());
+            }
+            t = Math.max(t, f.atMs() + f.durationMs() + 1000 + r.nextInt(1500));
+        }
+        List<Integer> inProcess = new ArrayList<>();
+        for (int slot : running) {
+            if (!o.childSlots().get(slot)) {
+                inProcess.add(slot);
+            }
+        }
+        if (inProcess.isEmpty()) {
+            return s;
+        }
+        List<SoakFault> faults = new ArrayList<>(s.faults());
+        faults.add(new SoakFault(SoakFault.Kind.PAUSE_PARTITION, t, inProcess.get(r.nextInt(inProcess.size())),
+                500 + r.nextInt(2500)));
+        return new SoakSchedule(s.backlog(), s.ratePerSecond(), s.durationMs(), List.copyOf(faults), s.plan());
     }
 
     /**
@@ -246,6 +307,7 @@ final class SoakGenerator {
                 case BROKER -> new SoakFault(kind, t, r.nextInt(3), 1000 + r.nextInt(4000));
                 case JOIN -> new SoakFault(kind, t, idle.get(r.nextInt(idle.size())), 0);
                 case LEAVE -> new SoakFault(kind, t, runningList.get(r.nextInt(runningList.size())), 0);
+                case PAUSE_PARTITION -> throw new IllegalStateException("drawn apart (withOperatorPause)");
             };
             if (kind == SoakFault.Kind.JOIN) {
                 running.add(fault.target());

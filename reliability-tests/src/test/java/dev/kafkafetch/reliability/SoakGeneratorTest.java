@@ -1,5 +1,6 @@
 package dev.kafkafetch.reliability;
 
+import java.util.List;
 import java.util.Map;
 
 import dev.kafkafetch.KafkaFetchEndpoint;
@@ -75,10 +76,59 @@ class SoakGeneratorTest {
     void seedsPickedBeforeTransactedDrawAsBefore() {
         BEFORE_TRANSACTED.forEach((seed, drawn) -> assertThat(drawn(seed)).as("seed %d", seed).isEqualTo(drawn));
         assertThat(SoakGenerator.PICKED_BEFORE_TRANSACTED).containsAll(BEFORE_TRANSACTED.keySet());
-        for (long seed : SoakIT.CI_SEEDS) {
-            assertThat(SoakGenerator.generate(seed).options().transacted()).as("CI seed %d", seed)
-                    .isEqualTo(!SoakGenerator.PICKED_BEFORE_TRANSACTED.contains(seed));
+        for (long seed : SoakGenerator.PICKED_BEFORE_TRANSACTED) {
+            assertThat(SoakGenerator.generate(seed).options().transacted()).as("seed %d", seed).isFalse();
         }
+    }
+
+    @Test
+    void seedsNamedBeforeOperatorFaultsDrawNone() {
+        for (long seed : SoakIT.CI_SEEDS) {
+            // each CI seed was picked before operator faults, or for them
+            assertThat(SoakGenerator.PICKED_BEFORE_OPERATOR_FAULTS.contains(seed)
+                       || SoakGenerator.generate(seed).schedule().count(SoakFault.Kind.PAUSE_PARTITION) == 1)
+                    .as("CI seed %d", seed).isTrue();
+        }
+        for (long seed : SoakGenerator.PICKED_BEFORE_OPERATOR_FAULTS) {
+            assertThat(SoakGenerator.generate(seed).schedule().count(SoakFault.Kind.PAUSE_PARTITION))
+                    .as("seed %d", seed)
+                    .isZero();
+        }
+        // and they keep their description to the letter (the operator stream is drawn after every other one)
+        BEFORE_TRANSACTED.forEach((seed, drawn) -> assertThat(drawn(seed)).as("seed %d", seed).isEqualTo(drawn));
+    }
+
+    @Test
+    void aShareOfCombinationsGainsAnOperatorPauseOnAnInProcessMemberAfterTheOtherFaults() {
+        int withInProcess = 0;
+        int paused = 0;
+        for (long seed = 1; seed <= 1000; seed++) {
+            SoakCase c = SoakGenerator.generate(seed);
+            List<SoakFault> faults = c.schedule().faults();
+            long pauses = c.schedule().count(SoakFault.Kind.PAUSE_PARTITION);
+            assertThat(pauses).as("seed %d", seed).isLessThanOrEqualTo(1);
+            if (c.options().childSlots().contains(false)) {
+                withInProcess++;
+            }
+            if (pauses == 0) {
+                continue;
+            }
+            paused++;
+            SoakFault pause = faults.get(faults.size() - 1);
+            assertThat(pause.kind()).as("seed %d: last", seed).isEqualTo(SoakFault.Kind.PAUSE_PARTITION);
+            assertThat(c.options().childSlots().get(pause.target())).as("seed %d: an in-process member", seed)
+                    .isFalse();
+            assertThat(pause.durationMs()).isBetween(500L, 3000L);
+            for (SoakFault f : faults.subList(0, faults.size() - 1)) {
+                assertThat(pause.atMs()).as("seed %d: after %s", seed, f.describe())
+                        .isGreaterThan(f.atMs() + f.durationMs());
+            }
+            assertThat(pause.describe()).startsWith("opause(m" + pause.target() + "@");
+            assertThat(c.options().uri("localhost:9092", "t", "g", "t.dlt")).contains("operatorActions=true");
+        }
+        // about OPERATOR_PERCENT of those that have an in-process member (some have none running at that time)
+        assertThat(paused).isBetween(withInProcess * (SoakGenerator.OPERATOR_PERCENT - 10) / 100,
+                withInProcess * (SoakGenerator.OPERATOR_PERCENT + 5) / 100);
     }
 
     @Test

@@ -231,6 +231,7 @@ record SoakOptions(int partitions, int keys, List<Boolean> childSlots, int initi
         o.add("brokers=" + bootstrap);
         o.add("groupId=" + group);
         o.add("autoOffsetReset=earliest");
+        o.add("operatorActions=true"); // enables the operator's actions (PAUSE_PARTITION faults); changes nothing else
         if (extra.finishedCommits()) {
             o.add("autoCommitIntervalMs=5000");
             o.add("finishedCommitIntervalMs=" + COMMIT_INTERVAL_MS);

@@ -42,6 +42,8 @@ final class SoakRun {
     private final Path dir;
     private final long drainMs;
     private final SoakMember[] slots;
+    /** The combination's source topic (set by {@link #run}). */
+    private String topic;
     private final int[] incarnations;
     private final List<ChildSoakMember> children = new ArrayList<>();
     private SoakHistoryLog harness;
@@ -89,6 +91,7 @@ final class SoakRun {
             createTopic(output, 3);
         }
         this.group = group;
+        this.topic = topic;
         uri = share != null ? share.options().uri(cluster.bootstrapServers(), topic, group, dlt)
                 : o.uri(cluster.bootstrapServers(), topic, group, dlt);
         if (share != null) {
@@ -331,6 +334,19 @@ final class SoakRun {
             }
             case JOIN -> start(i);
             case LEAVE -> stop(i, "stop");
+            case PAUSE_PARTITION -> {
+                InProcessSoakMember m = (InProcessSoakMember) slots[i]; // drawn for in-process members only
+                int partition = m.pauseOnePartition(topic);
+                event("L " + m.name() + " " + SoakHistoryLog.micros() + " operator-pause "
+                      + (partition < 0 ? "none" : "p" + partition));
+                System.out.printf("SOAK seed=%d operator pause: %s p%d for %d ms%n", soakCase.seed(), m.name(),
+                        partition, fault.durationMs());
+                Thread.sleep(fault.durationMs());
+                if (partition >= 0) {
+                    m.resumePartition(topic, partition);
+                    event("L " + m.name() + " " + SoakHistoryLog.micros() + " operator-resume p" + partition);
+                }
+            }
             default -> throw new IllegalStateException("unknown fault " + fault);
         }
     }
