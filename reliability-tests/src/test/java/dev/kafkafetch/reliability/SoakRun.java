@@ -336,7 +336,13 @@ final class SoakRun {
             case LEAVE -> stop(i, "stop");
             case PAUSE_PARTITION -> {
                 InProcessSoakMember m = (InProcessSoakMember) slots[i]; // drawn for in-process members only
+                // a member between two assignments holds nothing: the pause waits (at most 10 s) for one
+                long holdsBy = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
                 int partition = m.pauseOnePartition(topic);
+                while (partition < 0 && System.nanoTime() < holdsBy) {
+                    Thread.sleep(100);
+                    partition = m.pauseOnePartition(topic);
+                }
                 event("L " + m.name() + " " + SoakHistoryLog.micros() + " operator-pause "
                       + (partition < 0 ? "none" : "p" + partition));
                 System.out.printf("SOAK seed=%d operator pause: %s p%d for %d ms%n", soakCase.seed(), m.name(),
