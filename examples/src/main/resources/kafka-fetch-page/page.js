@@ -344,6 +344,12 @@
     if (o.waitingBehind >= 0) {
       s += '  waiting behind it: ' + o.waitingBehind;
     }
+    var a = o.waitsBehind;
+    if (a) {
+      s += '  waits behind offset ' + a.offset + ' (' + a.state
+        + (a.thread ? ' ' + duration(a.runningMs) + ' on ' + a.thread + ' (' + a.threadState + ')' : '')
+        + ', from before a seek back or a rebalance)';
+    }
     return s;
   }
 

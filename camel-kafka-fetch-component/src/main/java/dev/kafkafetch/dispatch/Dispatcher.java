@@ -141,17 +141,18 @@ public final class Dispatcher {
     }
 
     /**
-     * For each item, the records waiting behind it in its ordering lane (0 without a lane), read under one lock for
-     * the task's snapshot.
+     * For each item, its place in its ordering lane (the records waiting behind it, and the lane's head when it waits
+     * behind one), read under one lock for the task's snapshot.
      */
-    public int[] waitingInLane(List<WorkItem> items) {
-        int[] waiting = new int[items.size()];
+    public LanePlace[] lanePlaces(List<WorkItem> items) {
+        LanePlace[] places = new LanePlace[items.size()];
         synchronized (lock) {
-            for (int i = 0; i < waiting.length; i++) {
-                waiting[i] = lanes.waitingBehind(items.get(i));
+            for (int i = 0; i < places.length; i++) {
+                WorkItem item = items.get(i);
+                places[i] = new LanePlace(lanes.waitingBehind(item), lanes.headAhead(item));
             }
         }
-        return waiting;
+        return places;
     }
 
     /** Starts what may start now: another dispatcher freed one of the {@link SharedSlots}. */

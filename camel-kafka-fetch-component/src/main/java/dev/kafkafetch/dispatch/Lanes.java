@@ -25,8 +25,8 @@ final class Lanes {
 
     private final Ordering ordering;
     private final boolean batchesInOrder;
-    /** Busy lanes: the records waiting behind the one ready or running (an empty deque marks a busy lane). */
-    private final Map<Object, ArrayDeque<WorkItem>> waiting = new HashMap<>();
+    /** Busy lanes: their head (ready or running) and the records waiting behind it; an idle lane has no entry. */
+    private final Map<Object, Lane> busy = new HashMap<>();
 
     Lanes(Ordering ordering, boolean batchesInOrder) {
         this.ordering = ordering;
@@ -40,12 +40,12 @@ final class Lanes {
         if (laneKey == null) {
             return true;
         }
-        ArrayDeque<WorkItem> lane = waiting.get(laneKey);
+        Lane lane = busy.get(laneKey);
         if (lane == null) {
-            waiting.put(laneKey, new ArrayDeque<>(4)); // the lane is idle: its record is ready, the lane now busy
+            busy.put(laneKey, new Lane(item)); // the lane is idle: its record is ready, the lane now busy
             return true;
         }
-        lane.add(item);
+        lane.waiting.add(item);
         return false;
     }
 
@@ -54,33 +54,57 @@ final class Lanes {
         if (item.lane == null) {
             return null;
         }
-        ArrayDeque<WorkItem> lane = waiting.get(item.lane);
+        Lane lane = busy.get(item.lane);
         if (lane == null) {
             return null;
         }
-        WorkItem next = lane.poll();
+        WorkItem next = lane.waiting.poll();
         if (next == null) {
-            waiting.remove(item.lane);
+            busy.remove(item.lane);
+        } else {
+            lane.head = next;
         }
         return next;
     }
 
     /** Takes a record waiting behind its lane's head out of the lane; false when it is not waiting there. */
     boolean removeWaiting(WorkItem item) {
-        ArrayDeque<WorkItem> lane = item.lane != null ? waiting.get(item.lane) : null;
-        return lane != null && lane.remove(item);
+        Lane lane = item.lane != null ? busy.get(item.lane) : null;
+        return lane != null && lane.waiting.remove(item);
     }
 
-    /** How many records wait behind the item's lane head (0 without a lane). */
+    /** How many records wait behind the item in its lane (0 without a lane, or when it is not in one). */
     int waitingBehind(WorkItem item) {
-        ArrayDeque<WorkItem> lane = item.lane != null ? waiting.get(item.lane) : null;
-        return lane != null ? lane.size() : 0;
+        Lane lane = item.lane != null ? busy.get(item.lane) : null;
+        if (lane == null) {
+            return 0;
+        }
+        if (lane.head == item) {
+            return lane.waiting.size();
+        }
+        int before = 0;
+        for (WorkItem w : lane.waiting) {
+            if (w == item) {
+                return lane.waiting.size() - before - 1;
+            }
+            before++;
+        }
+        return 0;
+    }
+
+    /**
+     * The record at the head of the lane the item waits in (ready or running, possibly an execution from before a seek
+     * back or a re-assignment); null when the item is that head or has no lane.
+     */
+    WorkItem headAhead(WorkItem item) {
+        Lane lane = item.lane != null ? busy.get(item.lane) : null;
+        return lane == null || lane.head == item ? null : lane.head;
     }
 
     /** Removes every waiting record that matches and hands it to {@code removed}; the lane heads are left alone. */
     void removeWaitingIf(Predicate<WorkItem> which, Consumer<WorkItem> removed) {
-        for (ArrayDeque<WorkItem> lane : waiting.values()) {
-            for (Iterator<WorkItem> it = lane.iterator(); it.hasNext();) {
+        for (Lane lane : busy.values()) {
+            for (Iterator<WorkItem> it = lane.waiting.iterator(); it.hasNext();) {
                 WorkItem item = it.next();
                 if (which.test(item)) {
                     it.remove();
@@ -101,6 +125,16 @@ final class Lanes {
                 return item.rawKey == null ? null : new KeyLane(item.topicPartition(), ByteBuffer.wrap(item.rawKey));
             default:
                 return null;
+        }
+    }
+
+    /** A busy lane: its head, ready or running, and the records waiting behind it in submission order. */
+    private static final class Lane {
+        WorkItem head;
+        final ArrayDeque<WorkItem> waiting = new ArrayDeque<>(4);
+
+        Lane(WorkItem head) {
+            this.head = head;
         }
     }
 

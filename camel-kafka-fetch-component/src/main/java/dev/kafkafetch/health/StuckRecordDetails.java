@@ -10,7 +10,9 @@ import dev.kafkafetch.metrics.PartitionSnapshot;
 /**
  * The health details of what a fetch task is stuck on: of the records its partitions' commits wait for, the one that
  * has waited longest ({@code stuck.record} as topic-partition@offset, {@code stuck.age.ms}, {@code stuck.state},
- * {@code stuck.attempt} and, with KEY ordering, {@code stuck.waiting.behind}). The key is left out: health details go
+ * {@code stuck.attempt}, with KEY ordering {@code stuck.waiting.behind}, and when it waits behind an execution still
+ * running from before a seek back or a rebalance, {@code stuck.behind.offset}, {@code stuck.behind.state} and
+ * {@code stuck.behind.running.ms}). The key is left out: health details go
  * to load balancers and logs, the console shows it. Details only: they never change a check's result.
  */
 final class StuckRecordDetails {
@@ -38,6 +40,11 @@ final class StuckRecordDetails {
         d.put("stuck.attempt", o.attempt());
         if (o.waitingBehind() > 0) {
             d.put("stuck.waiting.behind", o.waitingBehind());
+        }
+        if (o.waitsBehind() != null) {
+            d.put("stuck.behind.offset", o.waitsBehind().offset());
+            d.put("stuck.behind.state", o.waitsBehind().state());
+            d.put("stuck.behind.running.ms", o.waitsBehind().runningMs());
         }
         return d;
     }

@@ -18,6 +18,9 @@ package dev.kafkafetch.metrics;
  * @param threadState   that thread's state ({@code RUNNABLE}, {@code WAITING}, {@code TIMED_WAITING},
  *                      {@code BLOCKED}), null when it is not running
  * @param waitingBehind with {@code ordering=KEY}: records of its key lane queued behind it; -1 with other orderings
+ * @param waitsBehind   when it is queued behind the head of its ordering lane: that record (with {@code ordering=KEY}
+ *                      or {@code PARTITION} only an execution still running from before a seek back or a rebalance can
+ *                      be ahead of a partition's oldest unfinished record); null otherwise
  */
 public record OldestUnfinished(
         long offset,
@@ -28,7 +31,21 @@ public record OldestUnfinished(
         long runningMs,
         String thread,
         String threadState,
-        int waitingBehind) {
+        int waitingBehind,
+        LaneHead waitsBehind) {
 
     public static final int MAX_KEY_LENGTH = 200;
+
+    /**
+     * The record ahead of it in its lane.
+     *
+     * @param offset      its offset (the same offset when it is an earlier execution of the same record)
+     * @param attempt     its delivery attempt
+     * @param state       {@code running}, {@code starting}, {@code queued} or {@code held}
+     * @param runningMs   how long it has been in the route, 0 when it is not running
+     * @param thread      the worker thread running it, null when it is not running
+     * @param threadState that thread's state, null when it is not running
+     */
+    public record LaneHead(long offset, int attempt, String state, long runningMs, String thread, String threadState) {
+    }
 }

@@ -23,7 +23,8 @@ public final class PartitionTable {
     private static final String[] ITEMS = {
         "task", "topic", "partition", "paused", "committed", "committable", "lag", "inFlight", "held",
         "oldestOffset", "oldestKey", "oldestAttempt", "oldestState", "oldestAgeMs", "oldestRunningMs",
-        "oldestThread", "oldestThreadState", "waitingBehind" };
+        "oldestThread", "oldestThreadState", "waitingBehind", "aheadOffset", "aheadState", "aheadRunningMs",
+        "aheadThread" };
     private static final String[] DESCRIPTIONS = {
         "Index of the fetch task", "Topic", "Partition",
         "Why it is paused (user, listener, back-pressure, operator, retry-delay), empty when it is not",
@@ -35,12 +36,17 @@ public final class PartitionTable {
         "Its state: queued, held, starting, running, batched, completing, dead-lettering, stalled, dropped; empty when none",
         "Milliseconds since it was polled", "Milliseconds it has been in the route, 0 when not running",
         "Worker thread running it, empty when not running", "That thread's state, empty when not running",
-        "With ordering=KEY, records queued behind it in its key lane; -1 otherwise" };
+        "With ordering=KEY, records queued behind it in its key lane; -1 otherwise",
+        "Offset of the record it waits behind in its lane (an execution still running from before a seek back or a"
+                                                                                     + " rebalance), -1 when none",
+        "That record's state, empty when none", "Milliseconds that record has been in the route, 0 when not running",
+        "Worker thread running that record, empty when not running" };
     private static final OpenType<?>[] TYPES = {
         SimpleType.INTEGER, SimpleType.STRING, SimpleType.INTEGER, SimpleType.STRING, SimpleType.LONG,
         SimpleType.LONG, SimpleType.LONG, SimpleType.INTEGER, SimpleType.INTEGER, SimpleType.LONG, SimpleType.STRING,
         SimpleType.INTEGER, SimpleType.STRING, SimpleType.LONG, SimpleType.LONG, SimpleType.STRING,
-        SimpleType.STRING, SimpleType.INTEGER };
+        SimpleType.STRING, SimpleType.INTEGER, SimpleType.LONG, SimpleType.STRING, SimpleType.LONG,
+        SimpleType.STRING };
 
     private static final CompositeType ROW;
     private static final TabularType TABLE;
@@ -64,12 +70,15 @@ public final class PartitionTable {
         for (int i = 0; i < tasks.size(); i++) {
             for (PartitionSnapshot p : tasks.get(i).partitions()) {
                 OldestUnfinished o = p.oldestUnfinished();
+                OldestUnfinished.LaneHead ahead = o != null ? o.waitsBehind() : null;
                 Object[] values = {
                     i, p.topic(), p.partition(), nonNull(p.pausedReason()), p.committed(), p.committable(), p.lag(),
                     p.inFlight(), p.held(), o != null ? o.offset() : -1L, o != null ? nonNull(o.key()) : "",
                     o != null ? o.attempt() : 0, o != null ? o.state() : "", o != null ? o.ageMs() : 0L,
                     o != null ? o.runningMs() : 0L, o != null ? nonNull(o.thread()) : "",
-                    o != null ? nonNull(o.threadState()) : "", o != null ? o.waitingBehind() : -1 };
+                    o != null ? nonNull(o.threadState()) : "", o != null ? o.waitingBehind() : -1,
+                    ahead != null ? ahead.offset() : -1L, ahead != null ? ahead.state() : "",
+                    ahead != null ? ahead.runningMs() : 0L, ahead != null ? nonNull(ahead.thread()) : "" };
                 try {
                     table.put(new CompositeDataSupport(ROW, ITEMS, values));
                 } catch (OpenDataException e) {

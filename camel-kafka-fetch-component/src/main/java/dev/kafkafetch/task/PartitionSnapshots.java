@@ -8,6 +8,7 @@ import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
 
 import dev.kafkafetch.dispatch.Dispatcher;
+import dev.kafkafetch.dispatch.LanePlace;
 import dev.kafkafetch.dispatch.Ordering;
 import dev.kafkafetch.dispatch.WorkItem;
 import dev.kafkafetch.metrics.OldestUnfinished;
@@ -17,7 +18,8 @@ import dev.kafkafetch.window.PartitionState;
 /**
  * Builds the partition lines of a task's snapshot, on the fetch thread, from the state it owns: offsets, lag (the
  * client's own fetch metadata), why it is paused, and what it is stuck on: the work item attached to the oldest
- * unfinished slot of its window, its state, age and worker thread, and with {@code ordering=KEY} the records queued
+ * unfinished slot of its window, its state, age and worker thread, the record it waits behind in its lane (an
+ * execution still running from before a seek back or a rebalance), and with {@code ordering=KEY} the records queued
  * behind it in its key lane (one dispatcher lock for all partitions).
  * <p>
  * Guarantee: reads only what the fetch thread owns, the work items' volatile fields and the dispatcher under its
@@ -27,11 +29,13 @@ final class PartitionSnapshots {
 
     private final Dispatcher dispatcher;
     private final boolean keyOrdering;
+    private final boolean inLanes;
     private final boolean batching;
 
     PartitionSnapshots(Dispatcher dispatcher, Ordering ordering, boolean batching) {
         this.dispatcher = dispatcher;
         this.keyOrdering = ordering == Ordering.KEY;
+        this.inLanes = ordering != Ordering.UNORDERED;
         this.batching = batching;
     }
 
@@ -39,15 +43,15 @@ final class PartitionSnapshots {
                                PartitionPauses operatorPauses, long nowMs) {
         List<PartitionState> list = new ArrayList<>(states);
         List<WorkItem> oldest = new ArrayList<>(list.size());
-        List<WorkItem> inLanes = new ArrayList<>();
+        List<WorkItem> laned = new ArrayList<>();
         for (PartitionState s : list) {
             WorkItem item = s.oldestUnfinishedRecord() instanceof WorkItem w ? w : null;
             oldest.add(item);
-            if (keyOrdering && item != null) {
-                inLanes.add(item);
+            if (inLanes && item != null) {
+                laned.add(item);
             }
         }
-        int[] waiting = inLanes.isEmpty() ? new int[0] : dispatcher.waitingInLane(inLanes);
+        LanePlace[] places = laned.isEmpty() ? new LanePlace[0] : dispatcher.lanePlaces(laned);
         int lane = 0;
         long nowNanos = System.nanoTime();
         List<PartitionSnapshot> parts = new ArrayList<>(list.size());
@@ -67,10 +71,11 @@ final class PartitionSnapshots {
             WorkItem item = oldest.get(i);
             OldestUnfinished stuck = null;
             if (item != null) {
-                stuck = describe(item, byOperator, keyOrdering ? waiting[lane++] : -1, nowMs, nowNanos);
+                LanePlace place = inLanes ? places[lane++] : null;
+                stuck = describe(item, byOperator, place, nowMs, nowNanos);
             } else if (s.firstUnfinishedOffset() >= 0) {
                 stuck = new OldestUnfinished(s.firstUnfinishedOffset(), null, s.attemptFor(s.firstUnfinishedOffset()),
-                        "unknown", 0, 0, null, null, -1);
+                        "unknown", 0, 0, null, null, -1, null);
             }
             parts.add(new PartitionSnapshot(s.partition().topic(), s.partition().partition(), position,
                     s.lastCommitted(), s.committable(), end, lag, s.unfinished(), s.held(), paused, s.delayedUntil(),
@@ -79,33 +84,43 @@ final class PartitionSnapshots {
         return parts;
     }
 
-    private OldestUnfinished describe(WorkItem item, boolean held, int waitingBehind, long nowMs, long nowNanos) {
-        String state;
-        Thread worker = null;
-        long runningMs = 0;
+    private OldestUnfinished describe(WorkItem item, boolean held, LanePlace place, long nowMs, long nowNanos) {
+        String state = stateOf(item, held);
+        Thread worker = item.state() == WorkItem.RUNNING ? item.worker() : null;
+        long polledAt = item.polledAtMs();
+        int waitingBehind = keyOrdering && place != null ? place.waitingBehind() : -1;
+        OldestUnfinished.LaneHead ahead = null;
+        if (place != null && place.ahead() != null && item.state() == WorkItem.QUEUED) {
+            WorkItem head = place.ahead();
+            Thread headWorker = head.state() == WorkItem.RUNNING ? head.worker() : null;
+            ahead = new OldestUnfinished.LaneHead(head.offset(), head.attempt(), stateOf(head, false),
+                    runningMs(head, nowNanos), headWorker != null ? headWorker.getName() : null,
+                    headWorker != null ? headWorker.getState().name() : null);
+        }
+        return new OldestUnfinished(item.offset(), keyText(item), item.attempt(), state,
+                polledAt > 0 ? Math.max(0, nowMs - polledAt) : 0, runningMs(item, nowNanos),
+                worker != null ? worker.getName() : null, worker != null ? worker.getState().name() : null,
+                waitingBehind, ahead);
+    }
+
+    private String stateOf(WorkItem item, boolean held) {
         switch (item.state()) {
             case WorkItem.QUEUED:
-                state = batching && item.decodeError() == null ? "batched" : held ? "held" : "queued";
-                break;
+                return batching && item.decodeError() == null ? "batched" : held ? "held" : "queued";
             case WorkItem.RUNNING:
-                worker = item.worker();
-                state = worker != null ? "running" : "starting"; // its worker has not picked it up yet
-                long started = item.startedAtNanos();
-                runningMs = started == 0 ? 0 : TimeUnit.NANOSECONDS.toMillis(nowNanos - started);
-                break;
+                return item.worker() != null ? "running" : "starting"; // its worker has not picked it up yet
             case WorkItem.DONE:
-                state = item.failure() != null ? "dead-lettering" : "completing";
-                break;
+                return item.failure() != null ? "dead-lettering" : "completing";
             case WorkItem.ABANDONED:
-                state = "stalled";
-                break;
+                return "stalled";
             default:
-                state = "dropped";
+                return "dropped";
         }
-        long polledAt = item.polledAtMs();
-        return new OldestUnfinished(item.offset(), keyText(item), item.attempt(), state,
-                polledAt > 0 ? Math.max(0, nowMs - polledAt) : 0, runningMs, worker != null ? worker.getName() : null,
-                worker != null ? worker.getState().name() : null, waitingBehind);
+    }
+
+    private static long runningMs(WorkItem item, long nowNanos) {
+        long started = item.state() == WorkItem.RUNNING ? item.startedAtNanos() : 0;
+        return started == 0 ? 0 : TimeUnit.NANOSECONDS.toMillis(nowNanos - started);
     }
 
     private static String keyText(WorkItem item) {

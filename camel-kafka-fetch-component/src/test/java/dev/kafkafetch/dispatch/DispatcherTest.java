@@ -264,7 +264,11 @@ class DispatcherTest {
         dispatcher.submitAll(List.of(a1, a2, b3, item(p1, 1, "a"), item(p1, 2, "b")));
         await().until(() -> blocking.started.get() == 2);
         assertThat(dispatcher.load().queued()).isEqualTo(3);
-        assertThat(dispatcher.waitingInLane(List.of(a1, b3))).containsExactly(1, 0);
+        LanePlace[] places = dispatcher.lanePlaces(List.of(a1, a2, b3));
+        assertThat(places).extracting(LanePlace::waitingBehind).containsExactly(1, 0, 0);
+        assertThat(places[0].ahead()).as("a1 heads its lane").isNull();
+        assertThat(places[1].ahead()).as("a2 waits behind a1").isSameAs(a1);
+        assertThat(places[2].ahead()).isNull();
         assertThat(dispatcher.cancelQueued(b3)).as("a held record can be taken out").isTrue();
         assertThat(b3.state()).isEqualTo(WorkItem.CANCELLED);
         assertThat(dispatcher.cancelQueued(b3)).isFalse();

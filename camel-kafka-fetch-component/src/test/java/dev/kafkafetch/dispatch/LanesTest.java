@@ -32,8 +32,14 @@ class LanesTest {
         assertThat(lanes.admit(otherPartitionA)).as("the same key in another partition").isTrue();
         assertThat(lanes.admit(noKey)).as("a null key has no lane").isTrue();
         assertThat(lanes.waitingBehind(a1)).isEqualTo(2);
+        assertThat(lanes.waitingBehind(a2)).as("behind a2: a3 only").isEqualTo(1);
+        assertThat(lanes.waitingBehind(a3)).isZero();
+        assertThat(lanes.headAhead(a1)).as("a1 is the head").isNull();
+        assertThat(lanes.headAhead(a3)).as("a3 waits behind the head").isSameAs(a1);
+        assertThat(lanes.headAhead(noKey)).as("no lane").isNull();
 
         assertThat(lanes.release(a1)).isSameAs(a2);
+        assertThat(lanes.headAhead(a3)).as("the lane passed to a2").isSameAs(a2);
         assertThat(lanes.release(a2)).isSameAs(a3);
         assertThat(lanes.release(a3)).as("the lane becomes idle").isNull();
         assertThat(lanes.admit(item(p0, 6, "a"))).as("an idle lane takes its next record at once").isTrue();

@@ -80,9 +80,10 @@ class KafkaFetchConsumerHealthCheckTest {
         Map<String, Object> stuck = healthy(System.currentTimeMillis());
         stuck.put("partitions", List.of(
                 new PartitionSnapshot("orders", 0, 12, 10, 10, 20, 8, 1, 2, null, 0,
-                        new OldestUnfinished(10, "secret-key", 2, "running", 1_500, 1_400, "w-1", "WAITING", 0)),
+                        new OldestUnfinished(10, "secret-key", 2, "running", 1_500, 1_400, "w-1", "WAITING", 0, null)),
                 new PartitionSnapshot("orders", 1, 40, 33, 33, 40, 0, 1, 7, null, 0,
-                        new OldestUnfinished(33, "k", 1, "running", 90_000, 90_000, "w-2", "TIMED_WAITING", 5)),
+                        new OldestUnfinished(33, "k", 1, "queued", 90_000, 0, null, null, 5,
+                                new OldestUnfinished.LaneHead(33, 1, "running", 95_000, "w-2", "TIMED_WAITING"))),
                 new PartitionSnapshot("orders", 2, 5, 5, 5, 5, 0, 0, 0, null, 0, null)));
         task(stuck);
 
@@ -90,8 +91,11 @@ class KafkaFetchConsumerHealthCheckTest {
 
         assertThat(result.getState()).as("details only").isEqualTo(HealthCheck.State.UP);
         assertThat(result.getDetails()).containsEntry("task.0.stuck.record", "orders-1@33")
-                .containsEntry("task.0.stuck.age.ms", 90_000L).containsEntry("task.0.stuck.state", "running")
-                .containsEntry("task.0.stuck.attempt", 1).containsEntry("task.0.stuck.waiting.behind", 5);
+                .containsEntry("task.0.stuck.age.ms", 90_000L).containsEntry("task.0.stuck.state", "queued")
+                .containsEntry("task.0.stuck.attempt", 1).containsEntry("task.0.stuck.waiting.behind", 5)
+                .as("it waits behind its execution from before a rebalance")
+                .containsEntry("task.0.stuck.behind.offset", 33L).containsEntry("task.0.stuck.behind.state", "running")
+                .containsEntry("task.0.stuck.behind.running.ms", 95_000L);
         assertThat(result.getDetails().values()).as("the key stays in the console").doesNotContain("k", "secret-key");
     }
 

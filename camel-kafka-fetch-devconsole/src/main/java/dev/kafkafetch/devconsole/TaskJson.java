@@ -37,6 +37,17 @@ final class TaskJson {
         j.put("thread", o.thread());
         j.put("threadState", o.threadState());
         j.put("waitingBehind", o.waitingBehind());
+        OldestUnfinished.LaneHead ahead = o.waitsBehind();
+        if (ahead != null) {
+            JsonObject a = new JsonObject();
+            a.put("offset", ahead.offset());
+            a.put("attempt", ahead.attempt());
+            a.put("state", ahead.state());
+            a.put("runningMs", ahead.runningMs());
+            a.put("thread", ahead.thread());
+            a.put("threadState", ahead.threadState());
+            j.put("waitsBehind", a);
+        }
         return j;
     }
 

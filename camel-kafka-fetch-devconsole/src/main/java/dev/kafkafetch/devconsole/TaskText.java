@@ -124,6 +124,16 @@ final class TaskText {
         if (o.waitingBehind() >= 0) {
             sb.append("  waiting behind it in its key lane: ").append(o.waitingBehind());
         }
+        OldestUnfinished.LaneHead ahead = o.waitsBehind();
+        if (ahead != null) {
+            sb.append("  waits behind offset ").append(ahead.offset()).append(" (attempt ").append(ahead.attempt())
+                    .append(", ").append(ahead.state());
+            if (ahead.thread() != null) {
+                sb.append(' ').append(TimeUtils.printDuration(ahead.runningMs(), true)).append(" on ")
+                        .append(ahead.thread()).append(" (").append(ahead.threadState()).append(')');
+            }
+            sb.append(", from before a seek back or a rebalance)");
+        }
         return sb.toString();
     }
 

@@ -182,6 +182,13 @@ class ParkRecordIT extends KafkaFetchITSupport {
             return o != null && o.offset() == stuck.offset() && "queued".equals(o.state());
         });
         assertThat(PartitionPauseIT.task(consumerA).running()).as("its earlier execution").isEqualTo(1);
+        // what it waits behind is named: that earlier execution, its thread and how long it has run
+        OldestUnfinished queued = oldest(consumerA, stuck.partition());
+        assertThat(queued.waitsBehind()).as("what %s waits behind", queued).isNotNull();
+        assertThat(queued.waitsBehind().offset()).isEqualTo(stuck.offset());
+        assertThat(queued.waitsBehind().state()).isEqualTo("running");
+        assertThat(queued.waitsBehind().thread()).isNotNull();
+        assertThat(queued.waitsBehind().runningMs()).isGreaterThan(0);
 
         String outcome = consumerA.parkRecord(topic, stuck.partition(), stuck.offset(), "the test");
         assertThat(outcome).startsWith(OperatorActions.PARKED).contains("(waiting")
