@@ -266,6 +266,7 @@ final class PartitionStates implements ConsumerRebalanceListener {
         Set<PartitionState> set = new HashSet<>(revoked);
         Predicate<WorkItem> touched = i -> i.touches(set::contains);
         List<WorkItem> dropped = stopStarting(touched);
+        holdKeptPartitionsOf(dropped, set);
         awaitRunning(revoked, settings.revokeTimeoutMs());
         if (settings.autoCommitEnable()) {
             commits.commitFinished(committer, revoked);
@@ -273,6 +274,20 @@ final class PartitionStates implements ConsumerRebalanceListener {
         retire(revoked, touched, dropped);
         publish.run();
         LOG.info("Fetch task {} revoked {}", taskName, partitions);
+    }
+
+    /**
+     * A dropped batch that also held records of kept partitions: nothing of those may start until {@link #retire}
+     * seeks them back to it, or a batch polled after it would run first while the revoke waits.
+     */
+    private static void holdKeptPartitionsOf(List<WorkItem> dropped, Set<PartitionState> revoked) {
+        for (WorkItem item : dropped) {
+            for (WorkItem r : item.records()) {
+                if (!revoked.contains(r.partitionState())) {
+                    r.partitionState().markDropPending();
+                }
+            }
+        }
     }
 
     @Override

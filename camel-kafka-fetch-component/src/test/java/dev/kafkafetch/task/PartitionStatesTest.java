@@ -206,6 +206,35 @@ class PartitionStatesTest {
                 .isEqualTo(1);
     }
 
+    /**
+     * The revoke waits for a running batch of the revoked partition; once it finishes, the batch queued behind the
+     * dropped straddling one (records of the kept partition only, polled after it) must not start: the kept partition
+     * is sought back to the straddling batch's record, and running the later batch first would break the order.
+     */
+    @Test
+    void nothingOfAKeptPartitionStartsWhileTheRevokeWaitsForItsSeekBack() throws InterruptedException {
+        create(TaskSettingsBuilder.taskSettings().batching(true).revokeTimeoutMs(30_000).build());
+        states.onPartitionsAssigned(List.of(P0, P1));
+        WorkItem runningBatch = new WorkItem(List.of(polled(P0, 2)));
+        WorkItem straddling = new WorkItem(List.of(polled(P0, 3), polled(P1, 4)));
+        WorkItem later = new WorkItem(List.of(polled(P1, 5), polled(P1, 6)));
+        mock.seek(P1, 7);
+        dispatcher.submitAll(List.of(runningBatch, straddling, later));
+        AsyncCallback first = running.poll(10, TimeUnit.SECONDS);
+        assertThat(first).as("the first batch runs (premise)").isNotNull();
+        assertThat(dispatcher.load().queued()).as("two batches wait behind it (premise)").isEqualTo(2);
+        // the route finishes the running batch while the revoke waits for it
+        onSettle = () -> new Thread(() -> first.done(false)).start();
+
+        states.onPartitionsRevoked(List.of(P0));
+
+        assertThat(running.poll(200, TimeUnit.MILLISECONDS)).as("no batch of the kept partition started").isNull();
+        assertThat(later.state()).isEqualTo(WorkItem.CANCELLED);
+        assertThat(dispatcher.load().queued()).isZero();
+        assertThat(mock.position(P1)).as("the kept partition is polled again from the straddling batch's record")
+                .isEqualTo(4L);
+    }
+
     @Test
     void collectedRecordsOfARevokedPartitionLeaveTheCollectorAndTheOthersStay() {
         create(TaskSettingsBuilder.taskSettings().batching(true).build());
