@@ -91,14 +91,7 @@ final class InProcessSoakMember implements SoakMember {
      * has operatorActions=true); returns it, or -1 when the member holds none.
      */
     int pauseOnePartition(String topic) {
-        int lowest = -1;
-        for (TaskSnapshot t : SoakTaskWatcher.snapshots(context)) {
-            for (PartitionSnapshot p : t.partitions()) {
-                if (p.topic().equals(topic) && (lowest < 0 || p.partition() < lowest)) {
-                    lowest = p.partition();
-                }
-            }
-        }
+        int lowest = heldPartition(topic);
         if (lowest >= 0) {
             consumer().pausePartition(topic, lowest, "the soak");
         }
@@ -108,6 +101,67 @@ final class InProcessSoakMember implements SoakMember {
     /** Resumes a partition {@link #pauseOnePartition} paused. */
     void resumePartition(String topic, int partition) {
         consumer().resumePartition(topic, partition, "the soak");
+    }
+
+    /** What an operator's seek did: the partition, where it was sought back to, and the offset below which it ran. */
+    record Seek(int partition, long offset, long until, String outcome) {
+    }
+
+    /**
+     * An operator seeks the lowest-numbered partition of {@code topic} the member holds with a committed offset back
+     * to {@code back} records before that offset (what it ran since runs again, committed or not); null when no
+     * partition qualifies now.
+     */
+    Seek seekOneBack(String topic, int back) {
+        PartitionSnapshot target = null;
+        for (TaskSnapshot t : SoakTaskWatcher.snapshots(context)) {
+            for (PartitionSnapshot p : t.partitions()) {
+                if (p.topic().equals(topic) && p.committed() > 0
+                    && (target == null || p.partition() < target.partition())) {
+                    target = p;
+                }
+            }
+        }
+        if (target == null) {
+            return null;
+        }
+        long offset = Math.max(0, target.committed() - back);
+        try {
+            String outcome = consumer().seekPartition(topic, target.partition(), offset, false, "the soak");
+            return new Seek(target.partition(), offset, Math.max(target.position(), target.committed()), outcome);
+        } catch (IllegalArgumentException notHeldNow) {
+            return null; // revoked meanwhile: try again
+        }
+    }
+
+    /** The lowest-numbered partition of {@code topic} the member holds, or -1. */
+    int heldPartition(String topic) {
+        int lowest = -1;
+        for (TaskSnapshot t : SoakTaskWatcher.snapshots(context)) {
+            for (PartitionSnapshot p : t.partitions()) {
+                if (p.topic().equals(topic) && (lowest < 0 || p.partition() < lowest)) {
+                    lowest = p.partition();
+                }
+            }
+        }
+        return lowest;
+    }
+
+    /** Why the last {@link #park} could not park, for the run's output. */
+    private volatile String lastRefusal = "";
+
+    /** An operator parks the record at that offset, running or waiting; the outcome, or null when it cannot now. */
+    String park(String topic, int partition, long offset) {
+        try {
+            return consumer().parkRecord(topic, partition, offset, "the soak");
+        } catch (IllegalArgumentException | IllegalStateException notNow) {
+            lastRefusal = notNow.getMessage();
+            return null; // not polled yet, or held by another task of this member: try again
+        }
+    }
+
+    String lastRefusal() {
+        return lastRefusal;
     }
 
     private KafkaFetchConsumer consumer() {

@@ -110,6 +110,27 @@ final class SoakChecker {
         return new SoakOutcomes(o, h, byPosition, deadLetters, retryLetters);
     }
 
+    /** The operator actions of the schedule whose history line says they found nothing to act on. */
+    static List<String> missedOperatorActions(SoakSchedule schedule, SoakHistory h) {
+        Map<String, Integer> done = new HashMap<>();
+        for (SoakHistory.Life l : h.lives) {
+            if (l.what().startsWith("operator-") && !l.what().equals("operator-resume") && !l.detail().isEmpty()
+                && !l.detail().startsWith("none")) {
+                done.merge(l.what(), 1, Integer::sum);
+            }
+        }
+        List<String> missed = new ArrayList<>();
+        Map<SoakFault.Kind, String> lines = Map.of(SoakFault.Kind.PAUSE_PARTITION, "operator-pause",
+                SoakFault.Kind.OPERATOR_SEEK, "operator-seek", SoakFault.Kind.OPERATOR_PARK, "operator-park");
+        lines.forEach((kind, line) -> {
+            int drawn = schedule.count(kind);
+            if (done.getOrDefault(line, 0) < drawn) {
+                missed.add(line + " " + done.getOrDefault(line, 0) + "/" + drawn);
+            }
+        });
+        return missed;
+    }
+
     /** Every execution of the record at {@code pos}: member, attempt, outcome (with the failure's reason). */
     private String trace(IdProducer.Position pos) {
         StringBuilder sb = new StringBuilder(pos.toString()).append(':');
@@ -211,12 +232,16 @@ final class SoakChecker {
             }
         }
         int stalledDeadLetters = 0;
+        Set<IdProducer.Position> parked = new HashSet<>();
         for (SoakDeadLetters.DeadLetter d : deadLetters) {
             if ("stalled".equals(d.reason())) {
                 stalledDeadLetters++;
+            } else if ("parked".equals(d.reason())) {
+                parked.add(new IdProducer.Position(d.partition(), d.offset()));
             }
         }
-        SoakDuplicateBound bound = SoakDuplicateBound.of(soakCase, h, out.failedExecutions, stalledDeadLetters);
+        SoakDuplicateBound bound = SoakDuplicateBound.of(soakCase, h, out.failedExecutions, stalledDeadLetters,
+                parked.size());
         long replays = seek.allowedReplays(); // seekTo=BEGINNING replays a member's first partitions
         if (replays > 0) {
             bound = new SoakDuplicateBound(bound.value() + replays,
@@ -228,9 +253,12 @@ final class SoakChecker {
                     .append(dupExamples).append('\n');
         }
         // a bound near the records produced could not fire: where kafka-fetch makes the commits, whatever the options
-        // allow, a run re-delivering more than this share of its records (besides seekTo=BEGINNING's replays) fails;
-        // with manual commits only, the route decides what is committed, and the bound alone applies
-        long cap = o.autoCommitEnable() ? (long) (MAX_DUP_RATIO * produced.size()) + replays : Long.MAX_VALUE;
+        // allow, a run re-delivering more than this share of its records fails, besides what runs twice by design:
+        // seekTo=BEGINNING's replays, an operator's seek back, and records dead-lettered as stalled or parked that
+        // still complete; with manual commits only, the route decides what is committed, and the bound alone applies
+        long byDesign = replays + h.operatorSeeks().stream().mapToLong(SoakHistory.OperatorSeek::span).sum()
+                        + stalledDeadLetters + parked.size();
+        long cap = o.autoCommitEnable() ? (long) (MAX_DUP_RATIO * produced.size()) + byDesign : Long.MAX_VALUE;
         if (dups > cap) {
             why.add("dup-ratio");
             details.append("  duplicates ").append(dups).append(" > ").append(MAX_DUP_RATIO)
@@ -271,12 +299,18 @@ final class SoakChecker {
         if (committedRuns.commitsSeen() == 0 && !produced.isEmpty()) {
             why.add("no-commits"); // nothing to check re-runs against: the commit log or the commits are broken
         }
+        // an operator's action that was drawn must have taken effect, or the run proved nothing about it
+        List<String> missed = missedOperatorActions(soakCase.schedule(), h);
+        if (!missed.isEmpty()) {
+            why.add("operator-action-missed");
+            details.append("  operator actions drawn but not carried out: ").append(missed).append('\n');
+        }
 
         // overlaps and order
         int overlaps = 0;
         int inversions = 0;
         if (o.ordered()) {
-            SoakLaneOrder order = new SoakLaneOrder(o, h, byPosition);
+            SoakLaneOrder order = new SoakLaneOrder(o, h, byPosition, parked);
             List<String> overlapExamples = new ArrayList<>();
             overlaps = order.overlaps(overlapExamples);
             if (overlaps > 0) {

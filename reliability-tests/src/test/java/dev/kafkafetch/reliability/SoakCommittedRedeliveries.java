@@ -3,8 +3,10 @@ package dev.kafkafetch.reliability;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import dev.kafkafetch.commit.OffsetMap;
 import dev.kafkafetch.window.FinishedOffsets;
@@ -13,7 +15,9 @@ import dev.kafkafetch.window.FinishedOffsets;
  * The duplicates a run may not have, read from its history rather than bounded by its options: an execution that
  * started after the group's last accepted commit of its partition had covered its record (an offset above it, or the
  * commit's offset map naming it finished) re-ran committed work, which no fault excuses. Only seekTo=BEGINNING may
- * replay committed records, at the start of a member's first partitions ({@link SoakSeekTo#mayReplay}). A record read
+ * replay committed records, at the start of a member's first partitions ({@link SoakSeekTo#mayReplay}), and an
+ * operator's seek back runs once more what its partition had polled since the offset sought to (the first execution
+ * after it of each such record). A record read
  * from a retry topic is judged by its place there. Commits are known from the {@code O} lines of {@link SoakCommitLog};
  * a commit missing there only excuses more.
  */
@@ -39,6 +43,8 @@ final class SoakCommittedRedeliveries {
 
     private final SoakHistory h;
     private final SoakSeekTo seek;
+    /** The first execution after each operator's seek back of each record it sought back over. */
+    private final Set<String> rerunBySeek = new HashSet<>();
 
     SoakCommittedRedeliveries(SoakHistory h, SoakSeekTo seek) {
         this.h = h;
@@ -47,6 +53,16 @@ final class SoakCommittedRedeliveries {
             commits.computeIfAbsent(new Place(c.stage(), c.partition()), p -> new ArrayList<>()).add(c);
         }
         commits.values().forEach(list -> list.sort(Comparator.comparingLong(c -> c.at().micros())));
+        for (SoakHistory.OperatorSeek op : h.operatorSeeks()) {
+            Map<Long, SoakHistory.Start> first = new HashMap<>();
+            for (SoakHistory.Start s : h.starts) {
+                if (!s.retried() && s.partition() == op.partition() && s.offset() >= op.offset()
+                    && s.offset() < op.position() && s.at().micros() > op.micros()) {
+                    first.merge(s.offset(), s, (x, y) -> x.at().compare(y.at()) <= 0 ? x : y);
+                }
+            }
+            first.values().forEach(s -> rerunBySeek.add(s.exec() + "@" + s.offset()));
+        }
     }
 
     /** How many commits the history holds (0 means the check had nothing to go on). */
@@ -58,7 +74,8 @@ final class SoakCommittedRedeliveries {
     List<Redelivery> find() {
         List<Redelivery> found = new ArrayList<>();
         for (SoakHistory.Start s : h.starts) {
-            if (!s.retried() && seek.mayReplay(s.member(), s.partition())) {
+            if (!s.retried() && (seek.mayReplay(s.member(), s.partition())
+                                 || rerunBySeek.contains(s.exec() + "@" + s.offset()))) {
                 continue;
             }
             SoakHistory.Commit last = lastBefore(place(s), s.at().micros());

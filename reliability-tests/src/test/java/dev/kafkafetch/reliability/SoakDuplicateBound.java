@@ -28,14 +28,15 @@ record SoakDuplicateBound(long value, String formula) {
      *       records completed within any 200 ms); each broker restart: the same for every task of every member;</li>
      *   <li>each breakOnFirstError seek-back (a failed execution): a window, unless PARTITION order keeps everything
      *       behind the failed record from starting;</li>
-     *   <li>each record dead-lettered as stalled may still complete; each slow record running through a fault may be
-     *       given up by the revoke and run again.</li>
+     *   <li>each record dead-lettered as stalled, or parked by an operator, may still complete; each slow record
+     *       running through a fault may be given up by the revoke and run again;</li>
+     *   <li>each operator's seek back runs again what its partition had polled since the offset sought to.</li>
      * </ul>
      * Retry topics add no term of their own: a retry letter is a record of a partition the task reads, in the same
      * window, so a fault re-delivers it (or its source record, which then fails into a second letter) within the terms
      * above; a record completes at most once per letter or source delivery.
      */
-    static SoakDuplicateBound of(SoakCase soakCase, SoakHistory h, int failedExecutions, int stalled) {
+    static SoakDuplicateBound of(SoakCase soakCase, SoakHistory h, int failedExecutions, int stalled, int parked) {
         SoakOptions o = soakCase.options();
         SoakSchedule s = soakCase.schedule();
         int tasks = o.consumersCount();
@@ -64,11 +65,14 @@ record SoakDuplicateBound(long value, String formula) {
         long perSeekBack = o.breakOnFirstError() && !"PARTITION".equals(o.ordering()) ? window : 0;
         int faults = rebalances + kills + brokers;
         long slow = (long) s.plan().slow() * faults;
+        long operatorSeeks = h.operatorSeeks().stream().mapToLong(SoakHistory.OperatorSeek::span).sum();
         long value = rebalances * perRebalance + kills * perKill + brokers * perBroker
-                     + (long) failedExecutions * perSeekBack + stalled + slow;
+                     + (long) failedExecutions * perSeekBack + stalled + slow + parked + operatorSeeks;
         String formula = "rebalances" + rebalances + "*" + perRebalance + "+kills" + kills + "*" + perKill
                          + "+brokerRestarts" + brokers + "*" + perBroker + "+seekBacks" + failedExecutions + "*"
-                         + perSeekBack + "+stalled" + stalled + "+slowThroughFaults" + slow + "=" + value
+                         + perSeekBack + "+stalled" + stalled + "+slowThroughFaults" + slow
+                         + (parked > 0 ? "+parked" + parked : "")
+                         + (operatorSeeks > 0 ? "+operatorSeeks" + operatorSeeks : "") + "=" + value
                          + " (window=" + window + ",peakPer200ms=" + peak + ",tasks=" + tasks + ",members=" + members
                          + ")";
         return new SoakDuplicateBound(value, formula);

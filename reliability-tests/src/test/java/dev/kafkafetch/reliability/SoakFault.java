@@ -5,9 +5,10 @@ import java.util.Locale;
 /**
  * One scheduled fault of a soak combination, {@code atMs} after production started.
  *
- * @param target     the member slot (KILL, RESTART, SUSPEND, JOIN, LEAVE, PAUSE_PARTITION) or the broker index (BROKER)
+ * @param target     the member slot (KILL, RESTART, SUSPEND, JOIN, LEAVE and the operator's actions) or the broker
+ *                   index (BROKER)
  * @param durationMs how long the member stays down (KILL, RESTART), suspended (SUSPEND), the broker stopped (BROKER) or
- *                   the partition paused (PAUSE_PARTITION); 0 for JOIN and LEAVE
+ *                   the partition paused (PAUSE_PARTITION); 0 for JOIN, LEAVE, OPERATOR_SEEK and OPERATOR_PARK
  */
 record SoakFault(Kind kind, long atMs, int target, long durationMs) {
 
@@ -28,16 +29,37 @@ record SoakFault(Kind kind, long atMs, int target, long durationMs) {
          * An operator pauses one partition the member holds ({@code KafkaFetchConsumer.pausePartition}, in-process
          * members only) and resumes it after durationMs; no rebalance expected.
          */
-        PAUSE_PARTITION
+        PAUSE_PARTITION,
+        /**
+         * An operator seeks a partition an in-process member holds back to a little before its committed offset
+         * ({@code KafkaFetchConsumer.seekPartition}): what it had polled since runs again, committed or not.
+         */
+        OPERATOR_SEEK,
+        /**
+         * An operator parks a record running on a partition the member holds ({@code KafkaFetchConsumer.parkRecord},
+         * in-process members only; the harness produces it): dead-lettered with reason {@code parked}, its lane moves
+         * on while its execution still runs.
+         */
+        OPERATOR_PARK
     }
 
     /** True when the fault changes the group's membership or its coordinator, so it may explain a rebalance. */
     boolean changesMembership() {
-        return kind != Kind.SUSPEND && kind != Kind.PAUSE_PARTITION;
+        return kind != Kind.SUSPEND && !byOperator();
+    }
+
+    /** True for an operator's action on one member's partition (pause, seek, park). */
+    boolean byOperator() {
+        return kind == Kind.PAUSE_PARTITION || kind == Kind.OPERATOR_SEEK || kind == Kind.OPERATOR_PARK;
     }
 
     String describe() {
-        String name = kind == Kind.PAUSE_PARTITION ? "opause" : kind.name().toLowerCase(Locale.ROOT);
+        String name = switch (kind) {
+            case PAUSE_PARTITION -> "opause";
+            case OPERATOR_SEEK -> "oseek";
+            case OPERATOR_PARK -> "opark";
+            default -> kind.name().toLowerCase(Locale.ROOT);
+        };
         String who = kind == Kind.BROKER ? "b" + target : "m" + target;
         return name + "(" + who + "@" + seconds(atMs) + (durationMs > 0 ? "+" + seconds(durationMs) : "") + ")";
     }

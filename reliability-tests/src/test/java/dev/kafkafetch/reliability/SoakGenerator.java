@@ -62,6 +62,17 @@ final class SoakGenerator {
     /** The share of combinations (with an in-process member) that gain an operator's partition pause. */
     static final int OPERATOR_PERCENT = 30;
 
+    /** Mixed twice into the seed for the draw of an operator's seek and park ("soak8"). */
+    private static final long OPERATOR_ACTIONS_STREAM = 0x736f616b38L;
+    /** The share of combinations (with an in-process member, not transacted) that gain an operator's seek back. */
+    static final int SEEK_PERCENT = 30;
+    /** The share of those (with a dead-letter topic, without batching) that gain an operator's park. */
+    static final int PARK_PERCENT = 40;
+    /** How long the record an operator parks runs (its first execution in a JVM): the park comes long before. */
+    static final int PARKABLE_MS = 4000;
+    /** Seeds named in {@link SoakIT} or this module's README before seeks and parks were drawn: they draw none. */
+    static final Set<Long> PICKED_BEFORE_SEEK_AND_PARK = Set.of(20261303L, 20261358L, 20261253L);
+
     /**
      * Every seed named in {@link SoakIT} or this module's README before operator faults were drawn: they draw none, so
      * they keep exactly the combination they were picked or described with.
@@ -131,6 +142,10 @@ final class SoakGenerator {
                         full = withOperatorPause(operator, withExtra, full);
                     }
                 }
+                // an operator's seek back and park of a record from an eighth stream, after the pause
+                if (!PICKED_BEFORE_OPERATOR_FAULTS.contains(seed) && !PICKED_BEFORE_SEEK_AND_PARK.contains(seed)) {
+                    full = withOperatorActions(new Random(mix(mix(seed) ^ OPERATOR_ACTIONS_STREAM)), withExtra, full);
+                }
                 return new SoakCase(seed, withExtra, full);
             }
         }
@@ -141,18 +156,64 @@ final class SoakGenerator {
      * joins and leaves simulated), after the other faults end; unchanged when no in-process member runs then.
      */
     static SoakSchedule withOperatorPause(Random r, SoakOptions o, SoakSchedule s) {
+        long t = afterFaults(r, s);
+        List<Integer> inProcess = inProcessRunning(o, s);
+        if (inProcess.isEmpty()) {
+            return s;
+        }
+        return with(s, new SoakFault(SoakFault.Kind.PAUSE_PARTITION, t, inProcess.get(r.nextInt(inProcess.size())),
+                500 + r.nextInt(2500)));
+    }
+
+    /**
+     * The schedule with an operator's seek back of a partition ({@link #SEEK_PERCENT}: to a little before its committed
+     * offset, so that committed records run again too) and, with a dead-letter topic and without batching, a park
+     * ({@link #PARK_PERCENT}: the harness produces {@link SoakRecordPlan#OPERATOR_RECORD} to a partition the member
+     * holds, which runs {@link #PARKABLE_MS}, and parks it), each on an in-process member running then, after the
+     * other faults. Transacted combinations draw neither yet (a seek is refused with transacted=true).
+     */
+    static SoakSchedule withOperatorActions(Random r, SoakOptions o, SoakSchedule s) {
+        boolean seek = r.nextInt(100) < SEEK_PERCENT;
+        boolean park = r.nextInt(100) < PARK_PERCENT && o.deadLetterTopic() && !o.batching();
+        List<Integer> inProcess = inProcessRunning(o, s);
+        if (o.transacted() || inProcess.isEmpty()) {
+            return s;
+        }
+        SoakSchedule out = s;
+        if (seek) {
+            out = with(out, new SoakFault(SoakFault.Kind.OPERATOR_SEEK, afterFaults(r, out),
+                    inProcess.get(r.nextInt(inProcess.size())), 0));
+        }
+        if (park) {
+            out = with(out, new SoakFault(SoakFault.Kind.OPERATOR_PARK, afterFaults(r, out),
+                    inProcess.get(r.nextInt(inProcess.size())), 0));
+            out = new SoakSchedule(out.backlog(), out.ratePerSecond(), out.durationMs(), out.faults(),
+                    out.plan().withParkable(PARKABLE_MS));
+        }
+        return out;
+    }
+
+    /** A time 1-2.5 s after every fault of the schedule has ended (at least 1.5 s into production). */
+    private static long afterFaults(Random r, SoakSchedule s) {
+        long t = 1500 + r.nextInt(1500);
+        for (SoakFault f : s.faults()) {
+            t = Math.max(t, f.atMs() + f.durationMs() + 1000 + r.nextInt(1500));
+        }
+        return t;
+    }
+
+    /** The in-process member slots running once the schedule's joins and leaves are done. */
+    private static List<Integer> inProcessRunning(SoakOptions o, SoakSchedule s) {
         TreeSet<Integer> running = new TreeSet<>();
         for (int i = 0; i < o.initialMembers(); i++) {
             running.add(i);
         }
-        long t = 1500 + r.nextInt(1500);
         for (SoakFault f : s.faults()) {
             if (f.kind() == SoakFault.Kind.JOIN) {
                 running.add(f.target());
             } else if (f.kind() == SoakFault.Kind.LEAVE) {
                 running.remove(f.target());
             }
-            t = Math.max(t, f.atMs() + f.durationMs() + 1000 + r.nextInt(1500));
         }
         List<Integer> inProcess = new ArrayList<>();
         for (int slot : running) {
@@ -160,12 +221,12 @@ final class SoakGenerator {
                 inProcess.add(slot);
             }
         }
-        if (inProcess.isEmpty()) {
-            return s;
-        }
+        return inProcess;
+    }
+
+    private static SoakSchedule with(SoakSchedule s, SoakFault fault) {
         List<SoakFault> faults = new ArrayList<>(s.faults());
-        faults.add(new SoakFault(SoakFault.Kind.PAUSE_PARTITION, t, inProcess.get(r.nextInt(inProcess.size())),
-                500 + r.nextInt(2500)));
+        faults.add(fault);
         return new SoakSchedule(s.backlog(), s.ratePerSecond(), s.durationMs(), List.copyOf(faults), s.plan());
     }
 
@@ -307,7 +368,8 @@ final class SoakGenerator {
                 case BROKER -> new SoakFault(kind, t, r.nextInt(3), 1000 + r.nextInt(4000));
                 case JOIN -> new SoakFault(kind, t, idle.get(r.nextInt(idle.size())), 0);
                 case LEAVE -> new SoakFault(kind, t, runningList.get(r.nextInt(runningList.size())), 0);
-                case PAUSE_PARTITION -> throw new IllegalStateException("drawn apart (withOperatorPause)");
+                case PAUSE_PARTITION, OPERATOR_SEEK, OPERATOR_PARK -> throw new IllegalStateException(
+                        "drawn apart (withOperatorPause, withOperatorActions)");
             };
             if (kind == SoakFault.Kind.JOIN) {
                 running.add(fault.target());

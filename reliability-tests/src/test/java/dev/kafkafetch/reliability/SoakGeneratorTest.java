@@ -114,12 +114,16 @@ class SoakGeneratorTest {
                 continue;
             }
             paused++;
-            SoakFault pause = faults.get(faults.size() - 1);
+            // the last fault but an operator's seek or park (drawn after it)
+            List<SoakFault> beforeActions = faults.stream().filter(f -> f.kind() != SoakFault.Kind.OPERATOR_SEEK
+                                                                        && f.kind() != SoakFault.Kind.OPERATOR_PARK)
+                    .toList();
+            SoakFault pause = beforeActions.get(beforeActions.size() - 1);
             assertThat(pause.kind()).as("seed %d: last", seed).isEqualTo(SoakFault.Kind.PAUSE_PARTITION);
             assertThat(c.options().childSlots().get(pause.target())).as("seed %d: an in-process member", seed)
                     .isFalse();
             assertThat(pause.durationMs()).isBetween(500L, 3000L);
-            for (SoakFault f : faults.subList(0, faults.size() - 1)) {
+            for (SoakFault f : beforeActions.subList(0, beforeActions.size() - 1)) {
                 assertThat(pause.atMs()).as("seed %d: after %s", seed, f.describe())
                         .isGreaterThan(f.atMs() + f.durationMs());
             }
@@ -129,6 +133,56 @@ class SoakGeneratorTest {
         // about OPERATOR_PERCENT of those that have an in-process member (some have none running at that time)
         assertThat(paused).isBetween(withInProcess * (SoakGenerator.OPERATOR_PERCENT - 10) / 100,
                 withInProcess * (SoakGenerator.OPERATOR_PERCENT + 5) / 100);
+    }
+
+    @Test
+    void aShareOfCombinationsGainsAnOperatorSeekAndParkOnAnInProcessMemberAfterEveryOtherFault() {
+        int candidates = 0;
+        int seeks = 0;
+        int parks = 0;
+        for (long seed = 1; seed <= 1000; seed++) {
+            SoakCase c = SoakGenerator.generate(seed);
+            SoakOptions o = c.options();
+            List<SoakFault> faults = c.schedule().faults();
+            int seek = c.schedule().count(SoakFault.Kind.OPERATOR_SEEK);
+            int park = c.schedule().count(SoakFault.Kind.OPERATOR_PARK);
+            assertThat(seek).as("seed %d", seed).isLessThanOrEqualTo(1);
+            assertThat(park).as("seed %d", seed).isLessThanOrEqualTo(1);
+            if (o.childSlots().contains(false) && !o.transacted()) {
+                candidates++;
+            }
+            seeks += seek;
+            parks += park;
+            for (int i = 0; i < faults.size(); i++) {
+                SoakFault f = faults.get(i);
+                if (f.kind() != SoakFault.Kind.OPERATOR_SEEK && f.kind() != SoakFault.Kind.OPERATOR_PARK) {
+                    continue;
+                }
+                assertThat(o.transacted()).as("seed %d: transacted draws none", seed).isFalse();
+                assertThat(o.childSlots().get(f.target())).as("seed %d: an in-process member", seed).isFalse();
+                assertThat(f.durationMs()).isZero();
+                for (SoakFault before : faults.subList(0, i)) {
+                    assertThat(f.atMs()).as("seed %d: after %s", seed, before.describe())
+                            .isGreaterThan(before.atMs() + before.durationMs());
+                }
+                if (f.kind() == SoakFault.Kind.OPERATOR_PARK) {
+                    assertThat(o.deadLetterTopic() && !o.batching()).as("seed %d: park needs a DLT, no batching",
+                            seed).isTrue();
+                    assertThat(f.describe()).startsWith("opark(m" + f.target() + "@");
+                } else {
+                    assertThat(f.describe()).startsWith("oseek(m" + f.target() + "@");
+                }
+            }
+        }
+        // about SEEK_PERCENT of the non-transacted combinations with an in-process member, fewer parks
+        assertThat(seeks).isBetween(candidates * (SoakGenerator.SEEK_PERCENT - 12) / 100,
+                candidates * (SoakGenerator.SEEK_PERCENT + 5) / 100);
+        assertThat(parks).isPositive().isLessThan(seeks);
+        for (long seed : SoakGenerator.PICKED_BEFORE_SEEK_AND_PARK) {
+            assertThat(SoakGenerator.generate(seed).schedule().faults()).as("seed %d", seed)
+                    .noneMatch(f -> f.kind() == SoakFault.Kind.OPERATOR_SEEK
+                                    || f.kind() == SoakFault.Kind.OPERATOR_PARK);
+        }
     }
 
     @Test

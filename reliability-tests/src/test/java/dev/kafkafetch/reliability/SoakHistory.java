@@ -231,7 +231,8 @@ final class SoakHistory {
                 case "H" -> held.add(new Held(f[1], Long.parseLong(f[2]), f[3], Long.parseLong(f[4]),
                         Integer.parseInt(f[5])));
                 case "L" -> {
-                    Life life = new Life(f[1], Long.parseLong(f[2]), f[3], f.length > 4 ? f[4] : "");
+                    Life life = new Life(f[1], Long.parseLong(f[2]), f[3],
+                            f.length > 4 ? String.join(" ", List.of(f).subList(4, f.length)) : "");
                     if ("start".equals(life.what())) {
                         childMembers.put(life.member(), "child".equals(life.detail()));
                     }
@@ -252,6 +253,31 @@ final class SoakHistory {
 
     private static long retryOffset(String at) {
         return "-".equals(at) ? -1 : Long.parseLong(at.substring(at.indexOf('@') + 1));
+    }
+
+    /**
+     * An operator's seek back ({@code operator-seek} line): partition {@code partition} of {@code member} sought back to
+     * {@code offset} at {@code micros}, below {@code position} everything had been polled (or committed) then.
+     */
+    record OperatorSeek(String member, long micros, int partition, long offset, long position) {
+
+        /** The records it may run once more: from the offset sought to, below the position then. */
+        long span() {
+            return Math.max(0, position - offset);
+        }
+    }
+
+    /** The operator's seeks backs that took effect, in the order they were made. */
+    List<OperatorSeek> operatorSeeks() {
+        List<OperatorSeek> seeks = new ArrayList<>();
+        for (Life l : lives) {
+            if ("operator-seek".equals(l.what()) && l.detail().startsWith("p")) {
+                String[] d = l.detail().split(" ");
+                seeks.add(new OperatorSeek(l.member(), l.micros(), Integer.parseInt(d[0].substring(1)),
+                        Long.parseLong(d[1]), Long.parseLong(d[2])));
+            }
+        }
+        return seeks;
     }
 
     /** When {@code member} was SIGKILLed or its JVM ended after a stop (its unfinished executions end there), or -1. */

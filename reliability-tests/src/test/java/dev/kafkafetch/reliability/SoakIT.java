@@ -43,7 +43,8 @@ class SoakIT {
      * component before the fetch-task rebuild, each on a different defect, and must pass after it; the seventh is a
      * control that passed; the next ones failed after the rebuild, each on a defect fixed since. No transacted
      * combination is here yet: the candidate 6957363929301021558 failed once of three runs at load ~34 (the README of
-     * this module says what each covers, and why). The last draws an operator's partition pause.
+     * this module says what each covers, and why). The last three draw operator actions: a partition pause; then a
+     * pause, a seek back and a park.
      */
     static final long[] CI_SEEDS = {
         6853209322855359059L, // batching hands an undeserializable record to the route; SIGKILL, join
@@ -59,6 +60,10 @@ class SoakIT {
         121L, // seekTo=END, consumersCount 2, a restart, retry topics: a pending retry letter was skipped at the restart
         6379781183978619373L, // seekTo=END, consumersCount 3: a sought partition handed over before a poll
         20261303L, // an operator pauses a partition (3 s) after a leave and a SIGKILL: KEY c64, batching, later commits
+        20261512L, // an operator pauses, seeks back over committed records and parks a running one: bofe(3), a broker
+        // restart and a SIGKILL before
+        33L, // KEY, sync manual commits only, retry topics: an operator pauses, seeks back (on another in-process
+            // member) and parks a running record
     };
 
     /**

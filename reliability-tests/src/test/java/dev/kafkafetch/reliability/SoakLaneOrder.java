@@ -5,29 +5,34 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import static dev.kafkafetch.reliability.SoakChecker.clock;
 
 /**
  * The order a soak run kept in each lane (a partition, or a partition and key with KEY ordering; a retry topic's
- * partition for records read from it): no two executions of a lane overlap unless a stall, a revoke timeout or a broker
- * outage excuses it, and records first succeed in offset order.
+ * partition for records read from it): no two executions of a lane overlap unless a stall, an operator's park, a revoke
+ * timeout or a broker outage excuses it, and records first succeed in offset order.
  */
 final class SoakLaneOrder {
 
     private final SoakOptions o;
     private final SoakHistory h;
     private final Map<IdProducer.Position, Integer> byPosition;
+    /** Records an operator parked: their lane moves on while an execution of them may still run. */
+    private final Set<IdProducer.Position> parked;
 
-    SoakLaneOrder(SoakOptions o, SoakHistory h, Map<IdProducer.Position, Integer> byPosition) {
+    SoakLaneOrder(SoakOptions o, SoakHistory h, Map<IdProducer.Position, Integer> byPosition,
+                  Set<IdProducer.Position> parked) {
         this.o = o;
         this.h = h;
         this.byPosition = byPosition;
+        this.parked = parked;
     }
 
     /** An execution's time span in one lane. */
     private record Interval(String exec, String member, SoakHistory.Clock start, SoakHistory.Clock end, int n,
-            long offset) {
+            int partition, long offset) {
     }
 
     private Integer number(int partition, long offset) {
@@ -62,7 +67,7 @@ final class SoakLaneOrder {
             Integer n = number(s.partition(), s.offset());
             Map<String, Interval> lane = lanes.computeIfAbsent(lane(s), k -> new HashMap<>());
             lane.putIfAbsent(s.exec(), new Interval(s.exec(), s.member(), s.at(), endOf(s), n == null ? s.n() : n,
-                    s.offset()));
+                    s.partition(), s.offset()));
         }
         int count = 0;
         for (Map.Entry<String, Map<String, Interval>> lane : lanes.entrySet()) {
@@ -94,6 +99,9 @@ final class SoakLaneOrder {
         long ageMs = (b.start().micros() - a.start().micros()) / 1000;
         if (o.deadLetterTopic() && o.stallTimeoutMs() > 0 && ageMs >= o.stallTimeoutMs()) {
             return "stalled";
+        }
+        if (parked.contains(new IdProducer.Position(a.partition(), a.offset()))) {
+            return "parked";
         }
         if (a.member().equals(b.member()) && o.consumersCount() == 1) {
             return null;

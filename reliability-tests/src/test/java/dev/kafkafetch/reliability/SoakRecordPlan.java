@@ -21,14 +21,29 @@ record SoakRecordPlan(Map<Integer, Behaviour> special) {
         /** The first execution in a JVM sleeps {@code param} ms: beyond maxPollIntervalMs. */
         SLOW_POLL,
         /** The first execution in a JVM sleeps {@code param} ms: beyond a share group's acquisition lock. */
-        SLOW_LOCK
+        SLOW_LOCK,
+        /**
+         * The first execution in a JVM sleeps {@code param} ms: the operator's record ({@link #OPERATOR_RECORD}),
+         * produced by the harness at an OPERATOR_PARK fault and parked while it runs.
+         */
+        SLOW_PARK
     }
+
+    /** The number of the record an OPERATOR_PARK fault produces and parks (the load never gets this far). */
+    static final int OPERATOR_RECORD = 1_000_000;
 
     record Behaviour(Kind kind, int param) {
     }
 
     Behaviour of(int n) {
         return special.get(n);
+    }
+
+    /** This plan with {@link #OPERATOR_RECORD} running {@code sleepMs} on its first execution, to be parked. */
+    SoakRecordPlan withParkable(int sleepMs) {
+        Map<Integer, Behaviour> more = new java.util.HashMap<>(special);
+        more.put(OPERATOR_RECORD, new Behaviour(Kind.SLOW_PARK, sleepMs));
+        return new SoakRecordPlan(Map.copyOf(more));
     }
 
     int count(Kind kind) {
@@ -47,7 +62,7 @@ record SoakRecordPlan(Map<Integer, Behaviour> special) {
     }
 
     int slow() {
-        return count(Kind.SLOW_STALL) + count(Kind.SLOW_POLL) + count(Kind.SLOW_LOCK);
+        return count(Kind.SLOW_STALL) + count(Kind.SLOW_POLL) + count(Kind.SLOW_LOCK) + count(Kind.SLOW_PARK);
     }
 
     /** e.g. {@code failAlways:2,failN2:1,undeser:3,slowStall2500:1}. */
@@ -61,6 +76,7 @@ record SoakRecordPlan(Map<Integer, Behaviour> special) {
                 case SLOW_STALL -> "slowStall" + b.param();
                 case SLOW_POLL -> "slowPoll" + b.param();
                 case SLOW_LOCK -> "slowLock" + b.param();
+                case SLOW_PARK -> "parkable" + b.param();
             };
             counts.merge(name, 1, Integer::sum);
         }

@@ -54,7 +54,10 @@ import org.apache.camel.spi.ExceptionHandler;
  */
 final class SoakRoute implements Processor, ExceptionHandler {
 
-    /** Executions per record number in this JVM (shared by the in-process members: "first N in a JVM"). */
+    /**
+     * Executions per record number in this JVM (shared by the in-process members: "first N in a JVM"), for the run
+     * under way: {@link #newRun} clears it, or a record of one seed would count the executions of another's.
+     */
     private static final Map<Integer, AtomicInteger> EXECUTIONS = new ConcurrentHashMap<>();
     /** The name kafka-fetch (as camel-micrometer) looks a MeterRegistry up by. */
     private static final String METER_REGISTRY = "metricsRegistry";
@@ -180,6 +183,11 @@ final class SoakRoute implements Processor, ExceptionHandler {
         }
     }
 
+    /** A run starts in this JVM: its records have run nowhere here yet. */
+    static void newRun() {
+        EXECUTIONS.clear();
+    }
+
     /** The exception's class and message as one word (for the E line). */
     private static String reason(Throwable e) {
         String text = e.getClass().getSimpleName() + ":" + e.getMessage();
@@ -242,7 +250,7 @@ final class SoakRoute implements Processor, ExceptionHandler {
                         throw new IllegalStateException("record " + r.n + " fails its execution " + count);
                     }
                 }
-                case SLOW_STALL, SLOW_POLL, SLOW_LOCK -> {
+                case SLOW_STALL, SLOW_POLL, SLOW_LOCK, SLOW_PARK -> {
                     if (count == 1) {
                         Thread.sleep(b.param());
                     }

@@ -109,6 +109,7 @@ final class SoakRun {
                 ? new SoakDeadLetters(cluster.bootstrapServers(), kafka.admin(), retryTopics, o.partitions(), true)
                 : null;
         SoakHistory history = new SoakHistory(dir);
+        SoakRoute.newRun(); // "first execution in a JVM" counts from this run on
         try {
             for (int i = 0; i < o.initialMembers(); i++) {
                 start(i);
@@ -120,7 +121,7 @@ final class SoakRun {
             Thread load = load(producer, t0);
             for (SoakFault fault : s.faults()) {
                 sleepUntil(t0, fault.atMs());
-                apply(fault);
+                apply(fault, producer);
             }
             load.join();
             producer.stop();
@@ -143,7 +144,8 @@ final class SoakRun {
                         ? new ShareSoakChecker(share, history, produced, letters(deadLetters)).unresolved()
                         : new SoakChecker(soakCase, history, produced, letters(deadLetters), letters(retryLetters))
                                 .unresolved();
-                if (open.isEmpty() && endStillSkipping(group, topic) && System.nanoTime() <= deadline) {
+                if (open.isEmpty() && (endStillSkipping(group, topic) || seekStillRerunning(group, topic))
+                    && System.nanoTime() <= deadline) {
                     // with seekTo=END a record counts as resolved when a member started above it, which the checker
                     // also excuses for a member that has routed nothing yet; such a member may still be working
                     // towards it, so wait until the group committed to the end (or the deadline)
@@ -298,7 +300,7 @@ final class SoakRun {
                 SoakRoute.value(n, undeserializable));
     }
 
-    private void apply(SoakFault fault) throws Exception {
+    private void apply(SoakFault fault, IdProducer producer) throws Exception {
         int i = fault.target();
         if (fault.kind() != SoakFault.Kind.BROKER && fault.kind() != SoakFault.Kind.JOIN) {
             awaitActive(slots[i]); // a fault on a member that has not even joined yet would test nothing
@@ -353,8 +355,98 @@ final class SoakRun {
                     event("L " + m.name() + " " + SoakHistoryLog.micros() + " operator-resume p" + partition);
                 }
             }
+            case OPERATOR_SEEK -> {
+                // the drawn member first; another in-process member when it holds nothing committed (an empty
+                // partition), so that the action drawn is carried out
+                long by = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+                InProcessSoakMember.Seek seek = null;
+                InProcessSoakMember on = null;
+                boolean fed = false;
+                while (seek == null && System.nanoTime() < by) {
+                    if (!fed && System.nanoTime() > by - TimeUnit.SECONDS.toNanos(13)) {
+                        // nothing committed on any in-process member after 2 s (its partitions are empty): give the
+                        // drawn one records to commit and seek back over
+                        fed = feedOperatorRecords((InProcessSoakMember) slots[i], producer);
+                    }
+                    for (InProcessSoakMember m : inProcessMembers(i)) {
+                        seek = m.seekOneBack(topic, OPERATOR_SEEK_BACK);
+                        if (seek != null) {
+                            on = m;
+                            break;
+                        }
+                    }
+                    if (seek == null) {
+                        Thread.sleep(100);
+                    }
+                }
+                // the records from the offset sought to, below the position then, run once more after this line
+                String who = on != null ? on.name() : "m" + i;
+                event("L " + who + " " + SoakHistoryLog.micros() + " operator-seek "
+                      + (seek == null ? "none" : "p" + seek.partition() + " " + seek.offset() + " " + seek.until()));
+                System.out.printf("SOAK seed=%d operator seek: %s %s%n", soakCase.seed(), who,
+                        seek == null ? "none (no partition committed yet)" : seek.outcome());
+            }
+            case OPERATOR_PARK -> {
+                InProcessSoakMember m = (InProcessSoakMember) slots[i]; // drawn for in-process members only
+                String outcome = parkOperatorRecord(m, producer);
+                System.out.printf("SOAK seed=%d operator park: %s %s%n", soakCase.seed(), m.name(), outcome);
+            }
             default -> throw new IllegalStateException("unknown fault " + fault);
         }
+    }
+
+    /**
+     * Produces {@link #OPERATOR_SEEK_BACK} healthy records (numbered after {@link SoakRecordPlan#OPERATOR_RECORD}) to a
+     * partition the member holds, for an operator's seek to go back over; false when it holds none.
+     */
+    private boolean feedOperatorRecords(InProcessSoakMember m, IdProducer producer) {
+        int partition = m.heldPartition(topic);
+        if (partition < 0) {
+            return false;
+        }
+        for (int k = 1; k <= OPERATOR_SEEK_BACK; k++) {
+            int n = SoakRecordPlan.OPERATOR_RECORD + k;
+            producer.send(Integer.toString(n), partition, ("k" + n % o.keys()).getBytes(StandardCharsets.UTF_8),
+                    SoakRoute.value(n, false));
+        }
+        return true;
+    }
+
+    /**
+     * Produces the operator's record ({@link SoakRecordPlan#OPERATOR_RECORD}, which runs for seconds) to a partition
+     * the member holds and parks it there, running or waiting; what was done, for the run's output.
+     */
+    private String parkOperatorRecord(InProcessSoakMember m, IdProducer producer) throws InterruptedException {
+        long by = System.nanoTime() + TimeUnit.SECONDS.toNanos(30); // its partition may be busy re-delivering
+        int partition = m.heldPartition(topic);
+        while (partition < 0 && System.nanoTime() < by) {
+            Thread.sleep(100);
+            partition = m.heldPartition(topic);
+        }
+        if (partition < 0) {
+            event("L " + m.name() + " " + SoakHistoryLog.micros() + " operator-park none");
+            return "none (the member holds no partition)";
+        }
+        int n = SoakRecordPlan.OPERATOR_RECORD;
+        producer.send(Integer.toString(n), partition, ("k" + n % o.keys()).getBytes(StandardCharsets.UTF_8),
+                SoakRoute.value(n, false));
+        IdProducer.Position at = producer.acked().get(Integer.toString(n));
+        while (at == null && System.nanoTime() < by) {
+            Thread.sleep(20);
+            at = producer.acked().get(Integer.toString(n));
+        }
+        String outcome = null;
+        while (at != null && System.nanoTime() < by) {
+            outcome = m.park(topic, at.partition(), at.offset());
+            if (outcome != null) {
+                break;
+            }
+            Thread.sleep(50); // not polled yet
+        }
+        event("L " + m.name() + " " + SoakHistoryLog.micros() + " operator-park "
+              + (outcome == null ? "none" : "p" + at.partition() + " " + at.offset()));
+        return outcome != null ? outcome
+                : "none (its record was not acknowledged or parked in 30 s; last refusal: " + m.lastRefusal() + ")";
     }
 
     /**
@@ -379,6 +471,23 @@ final class SoakRun {
             Thread.sleep(100);
         }
     }
+
+    /** The running in-process members, the one in {@code slot} first. */
+    private List<InProcessSoakMember> inProcessMembers(int slot) {
+        List<InProcessSoakMember> members = new ArrayList<>();
+        if (slots[slot] instanceof InProcessSoakMember m) {
+            members.add(m);
+        }
+        for (SoakMember m : slots) {
+            if (m instanceof InProcessSoakMember in && m != slots[slot]) {
+                members.add(in);
+            }
+        }
+        return members;
+    }
+
+    /** How far before its committed offset an operator's seek goes back (committed records run again too). */
+    private static final int OPERATOR_SEEK_BACK = 20;
 
     private void event(String line) {
         harness.write(line);
@@ -485,6 +594,14 @@ final class SoakRun {
     /** With seekTo=END and commits made by kafka-fetch: true until the group committed the source topic to its end. */
     private boolean endStillSkipping(String group, String topic) {
         return "END".equals(o.extra().seekTo()) && o.autoCommitEnable() && !committedAtEnd(group, topic);
+    }
+
+    /**
+     * An operator sought a partition back over records that were resolved already: they run once more, and the group
+     * must commit to the end again before the final stop.
+     */
+    private boolean seekStillRerunning(String group, String topic) {
+        return s.count(SoakFault.Kind.OPERATOR_SEEK) > 0 && o.autoCommitEnable() && !committedAtEnd(group, topic);
     }
 
     private boolean committedAtEnd(String group, String topic) {
