@@ -249,7 +249,7 @@ public final class KafkaFetchRecords implements FetchTask {
 
     /** The partitions an operator paused on the route's consumer, shared by its tasks; set before the task runs. */
     public void setPartitionPauses(PartitionPauses pauses) {
-        partitions.setOperatorPauses(pauses);
+        partitions.pauses().setOperatorPauses(pauses);
     }
 
     /** Any thread: the route's {@link PartitionPauses} changed; the fetch thread applies them at its next turn. */
@@ -397,7 +397,7 @@ public final class KafkaFetchRecords implements FetchTask {
                 return true;
             }
             applyBackPressure();
-            nextRetryDueMs = partitions.resumeDue(now);
+            nextRetryDueMs = partitions.pauses().resumeDue(now);
             stalls.check(now);
             publishSnapshot(now);
         }

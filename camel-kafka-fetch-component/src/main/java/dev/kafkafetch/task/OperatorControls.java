@@ -128,7 +128,7 @@ final class OperatorControls {
     }
 
     private void applyPauses() {
-        PartitionPauses pauses = partitions.operatorPauses();
+        PartitionPauses pauses = partitions.pauses().operatorPauses();
         long version = pauses.version();
         if (version == appliedVersion) {
             return;
@@ -138,7 +138,7 @@ final class OperatorControls {
             if (!wanted.containsKey(tp)) {
                 applied.remove(tp);
                 dispatcher.holdPartition(tp, false);
-                partitions.operatorPause(tp, false);
+                partitions.pauses().operatorPause(tp, false);
                 if (partitions.assignedState(tp) != null) {
                     LOG.info("Fetch task {} resumed {} for an operator", taskName, tp);
                 }
@@ -147,7 +147,7 @@ final class OperatorControls {
         wanted.forEach((tp, who) -> {
             if (applied.add(tp)) {
                 dispatcher.holdPartition(tp, true);
-                partitions.operatorPause(tp, true);
+                partitions.pauses().operatorPause(tp, true);
                 if (partitions.assignedState(tp) != null) {
                     LOG.info("Fetch task {} paused {} for {}: nothing more of it is fetched or started; records in"
                              + " the route finish",

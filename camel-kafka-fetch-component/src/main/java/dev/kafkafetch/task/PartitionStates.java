@@ -54,8 +54,7 @@ final class PartitionStates implements ConsumerRebalanceListener {
     private TaskConsumer consumer;
     private CommitManager.Committer committer;
     private final StartOffsets starts;
-    private String pausedReason;
-    private PartitionPauses operatorPauses = new PartitionPauses();
+    private final ConsumerPauses pauses;
 
     /**
      * @param batches            null unless batching
@@ -75,6 +74,12 @@ final class PartitionStates implements ConsumerRebalanceListener {
         this.publish = publish;
         this.seekBacks = new SeekBacks(taskName, settings, dispatcher, metrics, this::stopStarting);
         this.starts = new StartOffsets(taskName, settings);
+        this.pauses = new ConsumerPauses(taskName, assigned);
+    }
+
+    /** Which partitions the consumer has paused and why (the task, retry delays, an operator). */
+    ConsumerPauses pauses() {
+        return pauses;
     }
 
     /**
@@ -100,34 +105,9 @@ final class PartitionStates implements ConsumerRebalanceListener {
         starts.setFirstAssignment(firstAssignment);
     }
 
-    /** The partitions an operator paused on this task's consumer (shared by its tasks); set before the task runs. */
-    void setOperatorPauses(PartitionPauses operatorPauses) {
-        this.operatorPauses = operatorPauses;
-    }
-
-    PartitionPauses operatorPauses() {
-        return operatorPauses;
-    }
-
     /** The state of an assigned partition, or null when it is not assigned to this task. */
     PartitionState assignedState(TopicPartition tp) {
         return assigned.get(tp);
-    }
-
-    /**
-     * An operator paused (true) or resumed the partition: paused or resumed in the consumer if it is assigned here
-     * (a resume leaves it paused while the task is, or while it waits for a retry letter).
-     */
-    void operatorPause(TopicPartition tp, boolean pause) {
-        PartitionState s = assigned.get(tp);
-        if (s == null) {
-            return;
-        }
-        if (pause) {
-            consumer.pause(List.of(tp));
-        } else if (pausedReason == null && s.delayedUntil() == 0) {
-            consumer.resume(List.of(tp));
-        }
     }
 
     /**
@@ -138,7 +118,7 @@ final class PartitionStates implements ConsumerRebalanceListener {
     void attach(TaskConsumer consumer, CommitManager.Committer committer) {
         this.consumer = consumer;
         this.committer = committer;
-        this.pausedReason = null;
+        pauses.attach(consumer);
         seekBacks.attach(consumer);
     }
 
@@ -199,59 +179,6 @@ final class PartitionStates implements ConsumerRebalanceListener {
             }
         }
         return false;
-    }
-
-    /**
-     * Pauses every assigned partition for {@code reason}, or resumes them when it is null (but those waiting for a
-     * retry letter to be due).
-     */
-    void pause(String reason) {
-        if ((reason == null) != (pausedReason == null)) {
-            if (reason != null) {
-                consumer.pause(consumer.assignment());
-            } else {
-                consumer.resume(notDelayed(consumer.assignment()));
-            }
-        }
-        pausedReason = reason;
-    }
-
-    /** The partition waits for its next record, a retry letter due at {@code dueMs}: sought back to it and paused. */
-    void delay(PartitionState state, long offset, long dueMs) {
-        consumer.seek(state.partition(), offset);
-        consumer.pause(List.of(state.partition()));
-        state.delayUntil(dueMs);
-    }
-
-    /** Resumes the delayed partitions whose retry letter is due (unless the task is paused); when the next one is. */
-    long resumeDue(long nowMs) {
-        long next = Long.MAX_VALUE;
-        List<TopicPartition> due = new ArrayList<>();
-        for (PartitionState s : assigned.values()) {
-            long until = s.delayedUntil();
-            if (until > 0 && until <= nowMs) {
-                s.delayUntil(0);
-                due.add(s.partition());
-            } else if (until > 0) {
-                next = Math.min(next, until);
-            }
-        }
-        due.removeIf(operatorPauses::isPaused);
-        if (!due.isEmpty() && pausedReason == null) {
-            consumer.resume(due);
-        }
-        return next;
-    }
-
-    private Collection<TopicPartition> notDelayed(Collection<TopicPartition> partitions) {
-        List<TopicPartition> list = new ArrayList<>(partitions.size());
-        for (TopicPartition tp : partitions) {
-            PartitionState s = assigned.get(tp);
-            if ((s == null || s.delayedUntil() == 0) && !operatorPauses.isPaused(tp)) {
-                list.add(tp);
-            }
-        }
-        return list;
     }
 
     // ---- rebalance (called inside poll, on the fetch thread) ----
@@ -322,16 +249,7 @@ final class PartitionStates implements ConsumerRebalanceListener {
                 state.startAt(sought);
             }
         }
-        if (pausedReason != null) {
-            consumer.pause(partitions);
-        } else {
-            // an operator's pause survives the rebalance: paused before any record of it is polled
-            List<TopicPartition> operatorPaused = partitions.stream().filter(operatorPauses::isPaused).toList();
-            if (!operatorPaused.isEmpty()) {
-                consumer.pause(operatorPaused);
-                LOG.info("Fetch task {}: {} stay paused (an operator paused them)", taskName, operatorPaused);
-            }
-        }
+        pauses.assigned(partitions);
         publish.run();
         LOG.info("Fetch task {} assigned {}", taskName, partitions);
     }
@@ -387,9 +305,7 @@ final class PartitionStates implements ConsumerRebalanceListener {
         PartitionState fresh = assign(tp, -1, null);
         fresh.startAt(offset);
         consumer.seek(tp, offset);
-        if (old != null && old.delayedUntil() > 0 && pausedReason == null && !operatorPauses.isPaused(tp)) {
-            consumer.resume(List.of(tp)); // it waited for a retry letter that is no longer next
-        }
+        pauses.freshStart(tp, old);
         publish.run();
         return old;
     }
@@ -474,6 +390,6 @@ final class PartitionStates implements ConsumerRebalanceListener {
 
     /** One line per assigned partition, for the task's snapshot (see {@link PartitionSnapshots}). */
     List<PartitionSnapshot> snapshot(PartitionSnapshots snapshots, long nowMs) {
-        return snapshots.of(assigned.values(), consumer, pausedReason, operatorPauses, nowMs);
+        return snapshots.of(assigned.values(), consumer, pauses.taskReason(), pauses.operatorPauses(), nowMs);
     }
 }

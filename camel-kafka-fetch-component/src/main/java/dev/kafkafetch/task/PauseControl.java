@@ -74,8 +74,9 @@ final class PauseControl {
 
     /** Fetch thread: pauses or resumes the partitions for the strongest reason there is now. */
     void applyToPartitions() {
-        partitions.pause(userPaused ? "user" : listenerPaused ? "listener" : backPressure.paused() ? "back-pressure"
-                : null);
+        partitions.pauses()
+                .pauseTask(userPaused ? "user" : listenerPaused ? "listener" : backPressure.paused() ? "back-pressure"
+                        : null);
     }
 
     /** Fetch thread: the dispatcher holds records while paused; after a reconnect, as before. */

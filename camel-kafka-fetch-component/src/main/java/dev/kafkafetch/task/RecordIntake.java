@@ -76,7 +76,7 @@ final class RecordIntake {
                 long due = retries != null && retries.isRetryTopic(tp.topic()) ? Letters.dueOf(record.headers()) : 0;
                 if (due > nowMs) {
                     // a retry letter that is not due: its partition waits, paused, and polls it again then
-                    partitions.delay(state, record.offset(), due);
+                    partitions.pauses().delay(state, record.offset(), due);
                     break;
                 }
                 if (state.finishedBefore(record.offset())) {

@@ -258,19 +258,19 @@ class PartitionStatesTest {
         mock.updateBeginningOffsets(Map.of(p2, 0L));
         states.onPartitionsAssigned(List.of(P0, P1, p2));
         PartitionPauses operator = new PartitionPauses();
-        states.setOperatorPauses(operator);
+        states.pauses().setOperatorPauses(operator);
         operator.pause(p2, "test");
 
-        states.pause("window full");
+        states.pauses().pauseTask("window full");
         assertThat(mock.paused()).containsExactlyInAnyOrder(P0, P1, p2);
-        states.delay(states.assignedState(P1), 3, 1_000);
+        states.pauses().delay(states.assignedState(P1), 3, 1_000);
         assertThat(mock.position(P1)).as("sought back to the letter's record").isEqualTo(3L);
-        states.pause(null);
+        states.pauses().pauseTask(null);
         assertThat(mock.paused()).as("waiting for its retry or operator-paused").containsExactlyInAnyOrder(P1, p2);
 
-        assertThat(states.resumeDue(999)).as("next due").isEqualTo(1_000L);
+        assertThat(states.pauses().resumeDue(999)).as("next due").isEqualTo(1_000L);
         assertThat(mock.paused()).contains(P1);
-        assertThat(states.resumeDue(1_000)).isEqualTo(Long.MAX_VALUE);
+        assertThat(states.pauses().resumeDue(1_000)).isEqualTo(Long.MAX_VALUE);
         assertThat(mock.paused()).containsExactly(p2);
     }
 
@@ -279,7 +279,7 @@ class PartitionStatesTest {
         create(TaskSettingsBuilder.taskSettings().build());
         PartitionPauses operator = new PartitionPauses();
         operator.pause(P1, "test");
-        states.setOperatorPauses(operator);
+        states.pauses().setOperatorPauses(operator);
 
         states.onPartitionsAssigned(List.of(P0, P1));
 
@@ -291,7 +291,7 @@ class PartitionStatesTest {
         mock.assign(List.of(P0));
         create(TaskSettingsBuilder.taskSettings().build());
         states.onPartitionsAssigned(List.of(P0));
-        states.pause("suspended");
+        states.pauses().pauseTask("suspended");
         assertThat(mock.paused()).as("premise").containsExactly(P0);
 
         mock.assign(List.of(P0, P1));

@@ -1,0 +1,147 @@
+package dev.kafkafetch.task;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+
+import dev.kafkafetch.window.PartitionState;
+import org.apache.kafka.common.TopicPartition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Which assigned partitions a fetch task's consumer has paused, and why: the whole task (suspended, a Pausable EIP
+ * listener, back-pressure), a partition whose next record is a retry letter not due yet, a partition an operator
+ * paused. Guarantee: a partition is resumed only when none of the three holds it, and a partition assigned while the
+ * task or an operator pauses it is paused before any record of it is polled. Fetch thread only.
+ */
+final class ConsumerPauses {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ConsumerPauses.class);
+
+    private final String taskName;
+    /** The task's assigned states, owned by {@link PartitionStates}; read only here. */
+    private final Map<TopicPartition, PartitionState> assigned;
+    private TaskConsumer consumer;
+    private String taskReason;
+    private PartitionPauses operator = new PartitionPauses();
+
+    ConsumerPauses(String taskName, Map<TopicPartition, PartitionState> assigned) {
+        this.taskName = taskName;
+        this.assigned = assigned;
+    }
+
+    /** A new consumer: nothing of it is paused. */
+    void attach(TaskConsumer consumer) {
+        this.consumer = consumer;
+        this.taskReason = null;
+    }
+
+    /** The partitions an operator paused on this route (shared by its tasks); set before the task runs. */
+    void setOperatorPauses(PartitionPauses operator) {
+        this.operator = operator;
+    }
+
+    PartitionPauses operatorPauses() {
+        return operator;
+    }
+
+    /** Why the whole task is paused, null when it is not. */
+    String taskReason() {
+        return taskReason;
+    }
+
+    /**
+     * Pauses every assigned partition for {@code reason}, or resumes them when it is null (but those waiting for a
+     * retry letter to be due, or paused by an operator).
+     */
+    void pauseTask(String reason) {
+        if ((reason == null) != (taskReason == null)) {
+            if (reason != null) {
+                consumer.pause(consumer.assignment());
+            } else {
+                consumer.resume(resumable(consumer.assignment()));
+            }
+        }
+        taskReason = reason;
+    }
+
+    /**
+     * An operator paused (true) or resumed the partition: paused or resumed in the consumer if it is assigned here
+     * (a resume leaves it paused while the task is, or while it waits for a retry letter).
+     */
+    void operatorPause(TopicPartition tp, boolean pause) {
+        PartitionState s = assigned.get(tp);
+        if (s == null) {
+            return;
+        }
+        if (pause) {
+            consumer.pause(List.of(tp));
+        } else if (taskReason == null && s.delayedUntil() == 0) {
+            consumer.resume(List.of(tp));
+        }
+    }
+
+    /** The partition waits for its next record, a retry letter due at {@code dueMs}: sought back to it and paused. */
+    void delay(PartitionState state, long offset, long dueMs) {
+        consumer.seek(state.partition(), offset);
+        consumer.pause(List.of(state.partition()));
+        state.delayUntil(dueMs);
+    }
+
+    /** Resumes the delayed partitions whose retry letter is due (unless the task is paused); when the next one is. */
+    long resumeDue(long nowMs) {
+        long next = Long.MAX_VALUE;
+        List<TopicPartition> due = new ArrayList<>();
+        for (PartitionState s : assigned.values()) {
+            long until = s.delayedUntil();
+            if (until > 0 && until <= nowMs) {
+                s.delayUntil(0);
+                due.add(s.partition());
+            } else if (until > 0) {
+                next = Math.min(next, until);
+            }
+        }
+        due.removeIf(operator::isPaused);
+        if (!due.isEmpty() && taskReason == null) {
+            consumer.resume(due);
+        }
+        return next;
+    }
+
+    /** Newly assigned partitions: paused at once while the task is, or each an operator paused. */
+    void assigned(Collection<TopicPartition> partitions) {
+        if (taskReason != null) {
+            consumer.pause(partitions);
+            return;
+        }
+        // an operator's pause survives the rebalance: paused before any record of it is polled
+        List<TopicPartition> operatorPaused = partitions.stream().filter(operator::isPaused).toList();
+        if (!operatorPaused.isEmpty()) {
+            consumer.pause(operatorPaused);
+            LOG.info("Fetch task {}: {} stay paused (an operator paused them)", taskName, operatorPaused);
+        }
+    }
+
+    /**
+     * An operator's seek gave the partition a fresh state: it no longer waits for the retry letter its old state
+     * waited for, so it is resumed unless the task or an operator pauses it.
+     */
+    void freshStart(TopicPartition tp, PartitionState old) {
+        if (old != null && old.delayedUntil() > 0 && taskReason == null && !operator.isPaused(tp)) {
+            consumer.resume(List.of(tp));
+        }
+    }
+
+    private Collection<TopicPartition> resumable(Collection<TopicPartition> partitions) {
+        List<TopicPartition> list = new ArrayList<>(partitions.size());
+        for (TopicPartition tp : partitions) {
+            PartitionState s = assigned.get(tp);
+            if ((s == null || s.delayedUntil() == 0) && !operator.isPaused(tp)) {
+                list.add(tp);
+            }
+        }
+        return list;
+    }
+}
