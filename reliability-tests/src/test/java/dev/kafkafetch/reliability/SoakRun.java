@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -144,7 +145,7 @@ final class SoakRun {
                         ? new ShareSoakChecker(share, history, produced, letters(deadLetters)).unresolved()
                         : new SoakChecker(soakCase, history, produced, letters(deadLetters), letters(retryLetters))
                                 .unresolved();
-                if (open.isEmpty() && (endStillSkipping(group, topic) || seekStillRerunning(group, topic))
+                if (open.isEmpty() && (endStillSkipping(group, topic) || seekStillRerunning(history, group, topic))
                     && System.nanoTime() <= deadline) {
                     // with seekTo=END a record counts as resolved when a member started above it, which the checker
                     // also excuses for a member that has routed nothing yet; such a member may still be working
@@ -597,11 +598,33 @@ final class SoakRun {
     }
 
     /**
-     * An operator sought a partition back over records that were resolved already: they run once more, and the group
-     * must commit to the end again before the final stop.
+     * An operator sought a partition back over records that were resolved already: each runs once more (or is skipped
+     * once more by the exception handler), and the group commits to the end again, before the final stop. The
+     * group's commit alone would not do: right after the seek it still shows the offset from before.
      */
-    private boolean seekStillRerunning(String group, String topic) {
-        return s.count(SoakFault.Kind.OPERATOR_SEEK) > 0 && o.autoCommitEnable() && !committedAtEnd(group, topic);
+    private boolean seekStillRerunning(SoakHistory h, String group, String topic) {
+        if (s.count(SoakFault.Kind.OPERATOR_SEEK) == 0 || !o.autoCommitEnable()) {
+            return false;
+        }
+        for (SoakHistory.OperatorSeek op : h.operatorSeeks()) {
+            Set<Long> again = new HashSet<>();
+            for (SoakHistory.Start st : h.starts) {
+                if (!st.retried() && st.partition() == op.partition() && st.offset() >= op.offset()
+                    && st.offset() < op.position() && st.at().micros() > op.micros() && h.ends.containsKey(st.exec())) {
+                    again.add(st.offset());
+                }
+            }
+            for (SoakHistory.RecordEvent x : h.skips) {
+                if (x.partition() == op.partition() && x.offset() >= op.offset() && x.offset() < op.position()
+                    && x.at().micros() > op.micros()) {
+                    again.add(x.offset());
+                }
+            }
+            if (again.size() < op.span()) {
+                return true;
+            }
+        }
+        return !committedAtEnd(group, topic);
     }
 
     private boolean committedAtEnd(String group, String topic) {
