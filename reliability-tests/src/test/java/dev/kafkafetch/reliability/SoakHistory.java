@@ -267,14 +267,24 @@ final class SoakHistory {
         }
     }
 
-    /** The operator's seeks backs that took effect, in the order they were made. */
+    /**
+     * The operator's seeks backs that took effect, in the order they were made. Each one's position is at least one
+     * past the highest offset of its partition that had started before it: the snapshot the harness read it from may
+     * be a poll behind the seek.
+     */
     List<OperatorSeek> operatorSeeks() {
         List<OperatorSeek> seeks = new ArrayList<>();
         for (Life l : lives) {
             if ("operator-seek".equals(l.what()) && l.detail().startsWith("p")) {
                 String[] d = l.detail().split(" ");
-                seeks.add(new OperatorSeek(l.member(), l.micros(), Integer.parseInt(d[0].substring(1)),
-                        Long.parseLong(d[1]), Long.parseLong(d[2])));
+                int partition = Integer.parseInt(d[0].substring(1));
+                long position = Long.parseLong(d[2]);
+                for (Start s : starts) {
+                    if (!s.retried() && s.partition() == partition && s.at().micros() < l.micros()) {
+                        position = Math.max(position, s.offset() + 1);
+                    }
+                }
+                seeks.add(new OperatorSeek(l.member(), l.micros(), partition, Long.parseLong(d[1]), position));
             }
         }
         return seeks;
