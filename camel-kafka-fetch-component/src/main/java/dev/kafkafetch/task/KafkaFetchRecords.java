@@ -16,19 +16,15 @@ import dev.kafkafetch.commit.ManualCommitQueue;
 import dev.kafkafetch.commit.OffsetStore;
 import dev.kafkafetch.dispatch.Dispatcher;
 import dev.kafkafetch.dispatch.ItemProcessor;
-import dev.kafkafetch.dispatch.Ordering;
 import dev.kafkafetch.dispatch.ProcessingResult;
-import dev.kafkafetch.dispatch.WorkItem;
 import dev.kafkafetch.error.FailureRouter;
 import dev.kafkafetch.error.LetterPublisher;
-import dev.kafkafetch.error.PollErrorHandler;
 import dev.kafkafetch.error.PollExceptionStrategy;
 import dev.kafkafetch.error.PollOnError;
 import dev.kafkafetch.error.StallDetector;
 import dev.kafkafetch.metrics.ClientReachability;
 import dev.kafkafetch.metrics.TaskMetrics;
 import dev.kafkafetch.metrics.TaskSnapshot;
-import dev.kafkafetch.processor.BatchCollector;
 import dev.kafkafetch.serde.RecordDecoder;
 import dev.kafkafetch.tx.TxSnapshot;
 import org.apache.camel.resume.ConsumerListener;
@@ -49,21 +45,17 @@ import org.slf4j.LoggerFactory;
  * Guarantees: every polled record enters its partition's window before anything else happens in the loop, and the
  * committed offset never passes the first unfinished record (docs/design.md §4.2); the records held per task stay
  * within {@code maxInFlightRecords} (§4.3); the loop never waits on the route or on a dead letter between two polls,
- * only in the bounded waits of revoke and stop (§4.4, §4.5). The parts it calls each keep one of these: the
- * {@link PartitionStates} (per-partition state, rebalances, seek backs), the {@link Dispatcher} (order, concurrency),
- * the {@link CompletionQueue} (completions, back-pressure), the {@link FailureRouter}, the {@link CommitManager} and
- * the {@link ManualCommitQueue} (both through the {@link Settlement}, the loop's way back from the route), the
- * {@link StallDetector}, the {@link RecordIntake} and the {@link TaskMetrics}.
+ * only in the bounded waits of revoke and stop (§4.4, §4.5). The parts it calls, wired in {@link TaskParts}, each keep
+ * one of these: the {@link PartitionStates} (per-partition state, rebalances, seek backs), the {@link Dispatcher}
+ * (order, concurrency), the {@link CompletionQueue} (completions, back-pressure), the {@link FailureRouter}, the
+ * {@link CommitManager} and the {@link ManualCommitQueue} (both through the {@link Settlement}, the loop's way back
+ * from the route), the {@link StallDetector}, the {@link RecordIntake} and the {@link TaskMetrics}.
  * With {@code transacted}, every commit goes through {@link TransactedCommits} instead of the consumer: one transaction
  * with the outputs of the records it counts finished, and an abort reads its partitions again before any other commit.
  */
 public final class KafkaFetchRecords implements FetchTask {
 
     private static final Logger LOG = LoggerFactory.getLogger(KafkaFetchRecords.class);
-    /** Poll timeout while records are in flight, so completions are drained and commits made promptly. */
-    private static final long BUSY_POLL_MS = 20;
-    /** Poll timeout while paused by a Pausable EIP listener, whose until-check is asked at every poll. */
-    private static final long LISTENER_CHECK_MS = 100;
 
     private final TaskSettings settings;
     private final String threadName;
@@ -77,30 +69,16 @@ public final class KafkaFetchRecords implements FetchTask {
     private volatile TaskSnapshot snapshot;
     private volatile TxSnapshot txSnapshot;
 
-    private final TaskMetrics metrics;
-    private final CompletionQueue completions;
-    private final FailureRouter failures;
-    private final Dispatcher dispatcher;
-    private final CommitManager commits;
-    private final ManualCommitQueue manualCommits;
-    private final StallDetector stalls;
-    private final RecordIntake intake;
-    private final PartitionStates partitions;
-    private final PauseControl pauses;
-    private final PollErrorHandler pollErrors;
-    private final OperatorControls operator;
-    private final PartitionSnapshots partitionSnapshots;
-    private final Settlement settlement;
+    private final TaskParts parts;
     // confined to the fetch thread
     private RecordDecoder decoder;
-    private long nextRetryDueMs = Long.MAX_VALUE;
     /** Null unless transacted. */
     private TransactedCommits transactions;
 
     /**
      * @param processorFactory runs records through the route, given the manual-commit queue (null unless
      *                         allowManualCommit)
-     * @param deadLetters      null without a dead-letter topic
+     * @param letters          null without a dead-letter topic
      */
     public KafkaFetchRecords(TaskSettings settings, String threadName,
                              Function<Properties, Consumer<byte[], byte[]>> consumerFactory,
@@ -112,50 +90,28 @@ public final class KafkaFetchRecords implements FetchTask {
         this.threadName = threadName;
         this.consumerFactory = consumerFactory;
         this.decoderFactory = decoderFactory;
-        this.metrics = new TaskMetrics(threadName, settings.subscription(), settings.groupId(),
-                settings.maxInFlightRecords(), settings.maxConcurrency(), settings.masker());
-        this.completions = new CompletionQueue(settings.maxInFlightRecords(), settings.maxPollRecords(), this::wakeup);
-        this.failures = new FailureRouter(settings.failureRules(), letters, exceptionHandler, metrics,
-                pollExceptionStrategy, new FailureRouter.TaskSignals() {
+        this.parts = new TaskParts(settings, threadName, processorFactory, workers, exceptionHandler,
+                pollExceptionStrategy, letters, new TaskParts.Owner() {
                     @Override
-                    public void completed(WorkItem item) {
-                        completions.offer(item);
+                    public void wakeup() {
+                        KafkaFetchRecords.this.wakeup();
                     }
 
                     @Override
-                    public void pauseForListener() {
-                        pauses.listenerPause();
-                        wakeup();
+                    public void requestStop() {
+                        KafkaFetchRecords.this.requestStop();
                     }
 
                     @Override
-                    public void stop() {
-                        requestStop();
+                    public TaskConsumer consumer() {
+                        return consumer;
+                    }
+
+                    @Override
+                    public void publishSnapshot() {
+                        KafkaFetchRecords.this.publishSnapshot(System.currentTimeMillis());
                     }
                 });
-        this.manualCommits = settings.allowManualCommit()
-                ? new ManualCommitQueue(settings.commitTimeoutMs(), this::wakeup) : null;
-        boolean batchesInOrder = settings.ordering() != Ordering.UNORDERED || settings.breakOnFirstError();
-        this.dispatcher = new Dispatcher(settings.ordering(), batchesInOrder, settings.maxConcurrency(),
-                settings.maxConcurrency(), workers, processorFactory.apply(manualCommits), failures);
-        this.commits = new CommitManager(settings.autoCommitIntervalMs(), settings.finishedCommitIntervalMs(),
-                settings.commitTimeoutMs(),
-                settings.offsetMap() && settings.autoCommitEnable());
-        BatchCollector batches = settings.batching()
-                ? new BatchCollector(settings.batchingIntervalMs(), settings.maxPollRecords()) : null;
-        this.stalls = new StallDetector(settings.stallTimeoutMs(), dispatcher,
-                settings.deadLetterTopic() != null ? failures::deadLetterStalled : null, metrics);
-        this.partitions = new PartitionStates(threadName, settings, dispatcher, batches, commits, metrics,
-                this::settle, () -> publishSnapshot(System.currentTimeMillis()));
-        this.settlement = new Settlement(completions, partitions, dispatcher, commits, manualCommits, metrics,
-                settings.autoCommitEnable(), () -> consumer, this::requestStop);
-        this.intake = new RecordIntake(threadName, partitions, dispatcher, batches, metrics, settings.retries());
-        this.pauses = new PauseControl(threadName, dispatcher, partitions, completions);
-        this.operator = new OperatorControls(threadName, partitions, dispatcher, failures, metrics,
-                new PartitionSeeks(threadName, settings, partitions, metrics), () -> consumer, this::wakeup);
-        this.partitionSnapshots = new PartitionSnapshots(dispatcher, settings.ordering(), settings.batching());
-        this.pollErrors = new PollErrorHandler(threadName, settings.subscription(), pollExceptionStrategy,
-                exceptionHandler, metrics);
         this.snapshot = TaskSnapshot.initial(threadName, TaskState.CONNECTING.name(), settings.subscription(),
                 settings.groupId(), settings.maxInFlightRecords(), settings.maxConcurrency());
     }
@@ -182,7 +138,7 @@ public final class KafkaFetchRecords implements FetchTask {
 
     /**
      * The reachability of the task's current consumer (null while it has none), for health checks that must not wait
-     * for the next snapshot; {@link ClientReachability#refresh} reads the client's metrics, never the consumer.
+     * for the next snapshot; {@link ClientReachability#refresh} reads the client's parts.metrics, never the consumer.
      */
     public ClientReachability reachability() {
         TaskConsumer c = consumer;
@@ -198,7 +154,7 @@ public final class KafkaFetchRecords implements FetchTask {
     /** Asks the task to pause: no record is started and every partition is paused; polling goes on. */
     @Override
     public void requestPause() {
-        pauses.userPause(true);
+        parts.pauses.userPause(true);
         state.compareAndSet(TaskState.RUNNING, TaskState.PAUSE_REQUESTED);
         wakeup();
     }
@@ -206,7 +162,7 @@ public final class KafkaFetchRecords implements FetchTask {
     /** Asks a paused task to resume. */
     @Override
     public void requestResume() {
-        pauses.userPause(false);
+        parts.pauses.userPause(false);
         state.updateAndGet(s -> s == TaskState.PAUSED || s == TaskState.PAUSE_REQUESTED ? TaskState.RESUME_REQUESTED
                 : s);
         wakeup();
@@ -215,16 +171,16 @@ public final class KafkaFetchRecords implements FetchTask {
     /** Camel's Pausable EIP: the listener consulted after each record and, while paused by it, at each poll. */
     @Override
     public void setConsumerListener(ConsumerListener<Object, ProcessingResult> listener) {
-        failures.setListener(listener);
+        parts.failures.setListener(listener);
     }
 
     /**
-     * Where committed offsets are also kept and newly assigned partitions start (offsetRepository, Camel's resume
+     * Where committed offsets are also kept and newly assigned parts.partitions start (offsetRepository, Camel's resume
      * strategies). Set before the task runs.
      */
     public void setOffsetStore(OffsetStore store) {
-        commits.setOffsetStore(store);
-        partitions.setOffsetStore(store);
+        parts.commits.setOffsetStore(store);
+        parts.partitions.setOffsetStore(store);
     }
 
     /**
@@ -232,7 +188,7 @@ public final class KafkaFetchRecords implements FetchTask {
      * only. Set before the task runs; without it the task is its route's only one.
      */
     public void setFirstAssignment(FirstAssignment firstAssignment) {
-        partitions.setFirstAssignment(firstAssignment);
+        parts.partitions.setFirstAssignment(firstAssignment);
     }
 
     /**
@@ -241,15 +197,15 @@ public final class KafkaFetchRecords implements FetchTask {
      */
     public void setTransactions(Properties producerProperties,
                                 Function<Properties, Producer<byte[], byte[]>> producers) {
-        transactions = new TransactedCommits(threadName, producerProperties, producers, settings, partitions,
+        transactions = new TransactedCommits(threadName, producerProperties, producers, settings, parts.partitions,
                 () -> consumer);
-        settlement.useTransactions(transactions);
-        partitions.onSeekBack(TransactedCommits::seekingBack);
+        parts.settlement.useTransactions(transactions);
+        parts.partitions.onSeekBack(TransactedCommits::seekingBack);
     }
 
-    /** The partitions an operator paused on the route's consumer, shared by its tasks; set before the task runs. */
+    /** The parts.partitions an parts.operator paused on the route's consumer, shared by its tasks; set before the task runs. */
     public void setPartitionPauses(PartitionPauses pauses) {
-        partitions.pauses().setOperatorPauses(pauses);
+        parts.partitions.pauses().setOperatorPauses(pauses);
     }
 
     /** Any thread: the route's {@link PartitionPauses} changed; the fetch thread applies them at its next turn. */
@@ -263,7 +219,7 @@ public final class KafkaFetchRecords implements FetchTask {
      * it cannot be parked.
      */
     public CompletableFuture<String> requestPark(TopicPartition partition, long offset, String requestedBy) {
-        return operator.requestPark(partition, offset, requestedBy);
+        return parts.operator.requestPark(partition, offset, requestedBy);
     }
 
     /**
@@ -271,11 +227,11 @@ public final class KafkaFetchRecords implements FetchTask {
      * outcome is a message once it is done, null when the partition is not assigned to this task, or the reason it was
      * refused.
      *
-     * @param asked how the operator named the target (an offset, or a time and the offset it falls on)
+     * @param asked how the parts.operator named the target (an offset, or a time and the offset it falls on)
      */
     public CompletableFuture<String> requestSeek(TopicPartition partition, long offset, String asked,
                                                  boolean confirmSkip, String requestedBy) {
-        return operator.requestSeek(new PartitionSeeks.Seek(partition, offset, asked, confirmSkip, requestedBy,
+        return parts.operator.requestSeek(new PartitionSeeks.Seek(partition, offset, asked, confirmSkip, requestedBy,
                 new CompletableFuture<>()));
     }
 
@@ -302,7 +258,7 @@ public final class KafkaFetchRecords implements FetchTask {
                 if (!pollLoop()) {
                     break;
                 }
-                metrics.reconnected();
+                parts.metrics.reconnected();
                 setState(TaskState.RECONNECTING);
                 closeConsumer();
                 if (stop.sleep(settings.createConsumerBackoffIntervalMs())) {
@@ -310,20 +266,20 @@ public final class KafkaFetchRecords implements FetchTask {
                 }
             }
         } catch (Throwable t) {
-            metrics.error(t);
+            parts.metrics.error(t);
             LOG.error("Fetch task {} failed and terminates: {}", threadName, t.toString(), t);
         } finally {
             try {
                 closeConsumer();
-                if (manualCommits != null) {
-                    manualCommits.close();
+                if (parts.manualCommits != null) {
+                    parts.manualCommits.close();
                 }
                 if (transactions != null) {
                     transactions.close();
                 }
             } finally {
                 setState(TaskState.TERMINATED);
-                operator.close();
+                parts.operator.close();
                 terminated.countDown();
             }
         }
@@ -340,8 +296,8 @@ public final class KafkaFetchRecords implements FetchTask {
                     decoder = decoderFactory.get();
                     consumer = new TaskConsumer(consumerFactory.apply(settings.properties()),
                             settings.properties().getProperty("client.id"));
-                    partitions.attach(consumer, settlement.committer());
-                    completions.reset();
+                    parts.partitions.attach(consumer, parts.settlement.committer());
+                    parts.completions.reset();
                 })) {
             return false;
         }
@@ -349,9 +305,9 @@ public final class KafkaFetchRecords implements FetchTask {
         if (!stop.retry(threadName, "subscribe", settings.subscribeConsumerBackoffMaxAttempts(),
                 settings.subscribeConsumerBackoffIntervalMs(), this::attemptFailed, () -> {
                     if (settings.pattern() != null) {
-                        consumer.subscribe(settings.pattern(), partitions);
+                        consumer.subscribe(settings.pattern(), parts.partitions);
                     } else {
-                        consumer.subscribe(settings.subscribedTopics(), partitions);
+                        consumer.subscribe(settings.subscribedTopics(), parts.partitions);
                     }
                 })) {
             return false;
@@ -368,12 +324,12 @@ public final class KafkaFetchRecords implements FetchTask {
             applyRequestedState();
             ConsumerRecords<byte[], byte[]> records;
             try {
-                records = consumer.poll(pollTimeout(now));
+                records = consumer.poll(parts.pollTimeout(settings, now));
             } catch (WakeupException e) {
                 records = ConsumerRecords.empty(); // a signal (stop, pause, commit, room, seek back): look at it
             } catch (RuntimeException e) {
-                metrics.pollFailed();
-                PollOnError action = pollErrors.handle(e);
+                parts.metrics.pollFailed();
+                PollOnError action = parts.pollErrors.handle(e);
                 if (action == PollOnError.STOP || action == PollOnError.RECONNECT) {
                     return action == PollOnError.RECONNECT;
                 }
@@ -384,97 +340,40 @@ public final class KafkaFetchRecords implements FetchTask {
                 continue;
             }
             now = System.currentTimeMillis();
-            metrics.polled(now, records.count());
-            intake.take(records, decoder, now);
-            settlement.settle();
-            if (settlement.restartAborted()) { // a transaction aborted in a revoke callback of this poll
+            if (!parts.afterPoll(records, decoder, now)) { // a transaction aborted: read its partitions again
                 return true;
             }
-            settlement.seekBack();
-            intake.dispatchDueBatch(now, !records.isEmpty());
-            settlement.commitIfDue(now);
-            if (settlement.restartAborted()) {
-                return true;
-            }
-            applyBackPressure();
-            nextRetryDueMs = partitions.pauses().resumeDue(now);
-            stalls.check(now);
             publishSnapshot(now);
         }
         return false;
     }
 
-    private long pollTimeout(long nowMs) {
-        long timeout = settings.pollTimeoutMs();
-        if (partitions.unfinished() > 0 || completions.paused()) {
-            timeout = Math.min(timeout, BUSY_POLL_MS);
-        }
-        if (pauses.listenerPaused()) {
-            timeout = Math.min(timeout, LISTENER_CHECK_MS); // ask the Pausable EIP's until-check often
-        }
-        if (nextRetryDueMs != Long.MAX_VALUE) {
-            timeout = Math.min(timeout, nextRetryDueMs - nowMs); // a retry letter falls due
-        }
-        if (settings.autoCommitEnable() && partitions.needCommit()) {
-            timeout = Math.min(timeout, commits.millisUntilDue(nowMs));
-        }
-        return Math.max(Math.min(timeout, intake.millisUntilBatchDue(nowMs)), 0);
-    }
-
     /** brings the consumer and the dispatcher in line with pause and resume requests. */
     private void applyRequestedState() {
-        TaskState target = pauses.apply(failures.listener(), this) ? TaskState.PAUSED : TaskState.RUNNING;
-        operator.apply();
+        TaskState target = parts.pauses.apply(parts.failures.listener(), this) ? TaskState.PAUSED : TaskState.RUNNING;
+        parts.operator.apply();
         // a request arriving meanwhile changed the flags and woke the consumer: the next turn applies it
         state.updateAndGet(s -> s == TaskState.RUNNING || s == TaskState.PAUSED || s == TaskState.PAUSE_REQUESTED
                                 || s == TaskState.RESUME_REQUESTED ? target : s);
     }
 
-    /** finished records into their windows (also called by the partitions' revoke, before it commits). */
-    private void settle() {
-        settlement.settle();
-    }
-
-    /** pauses the partitions while the window is full, resumes them once it has room. */
-    private void applyBackPressure() {
-        int heldRecords = partitions.held();
-        metrics.held(heldRecords);
-        boolean was = completions.paused();
-        if (completions.update(heldRecords, partitions.unfinished()) != was) {
-            if (!was) {
-                metrics.backPressurePaused();
-            }
-            pauses.applyToPartitions();
-        }
-    }
-
     // ---- closing ----
 
-    /** Starts nothing new, waits for running records (bounded by shutdownTimeout), commits what finished, closes. */
+    /** Winds the parts down (see {@link TaskParts#windDown}), then closes the consumer, which leaves the group. */
     private void closeConsumer() {
         TaskConsumer c = consumer;
         if (c == null) {
             return;
         }
-        dispatcher.hold(true);
-        partitions.stopStarting(item -> true);
-        partitions.awaitRunning(partitions.all(), settings.shutdownTimeoutMs());
-        if (manualCommits != null && !settings.autoCommitEnable()) {
-            // about as long as camel-kafka's stop waits for its poll loop
-            manualCommits.awaitLate(partitions::finishedNotCommitted, settlement::settle, settings.pollTimeoutMs());
-        }
-        settlement.dropBreaks();
-        // an interrupt (a forced shutdown) ends the wait, but not the commit and the leave-group request: a member
-        // that left no commit re-delivers more, and one that did not leave holds its partitions for a session timeout
-        boolean interrupted = Thread.interrupted();
-        settlement.commitFinished();
-        partitions.retireAll();
+        // the leave-group request goes out even on a forced shutdown: a member that did not leave holds its
+        // partitions for a session timeout
+        boolean interrupted = parts.windDown(settings);
         c.close(Duration.ofMillis(Math.min(settings.commitTimeoutMs(), 5000)));
         if (interrupted) {
             Thread.currentThread().interrupt();
         }
         consumer = null;
-        pauses.restoreHold();
+        parts.pauses.restoreHold();
         if (decoder != null) {
             decoder.close();
             decoder = null;
@@ -486,7 +385,7 @@ public final class KafkaFetchRecords implements FetchTask {
 
     /** A failed create or subscribe attempt: the console and health checks show why at once, not after it works. */
     private void attemptFailed(RuntimeException e) {
-        metrics.error(e);
+        parts.metrics.error(e);
         publishSnapshot(System.currentTimeMillis());
     }
 
@@ -500,9 +399,11 @@ public final class KafkaFetchRecords implements FetchTask {
         if (transactions != null) {
             txSnapshot = transactions.snapshot(nowMs);
         }
-        snapshot = metrics.snapshot(state.get().name(), c != null ? c.membership(nowMs) : TaskMetrics.Membership.NONE,
-                c != null ? partitions.snapshot(partitionSnapshots, nowMs) : List.of(), partitions.unfinished(),
-                partitions.held(),
-                dispatcher.load(), commits, c != null ? c.reachability() : null, nowMs);
+        snapshot = parts.metrics.snapshot(state.get().name(),
+                c != null ? c.membership(nowMs) : TaskMetrics.Membership.NONE,
+                c != null ? parts.partitions.snapshot(parts.partitionSnapshots, nowMs) : List.of(),
+                parts.partitions.unfinished(),
+                parts.partitions.held(),
+                parts.dispatcher.load(), parts.commits, c != null ? c.reachability() : null, nowMs);
     }
 }
