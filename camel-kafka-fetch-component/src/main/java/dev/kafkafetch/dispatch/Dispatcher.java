@@ -242,6 +242,13 @@ public final class Dispatcher {
         }
     }
 
+    /** Running records that took their slot at or before {@code cutOffNanos}, oldest first; reads only those. */
+    public List<WorkItem> runningSince(long cutOffNanos) {
+        synchronized (lock) {
+            return running.since(cutOffNanos);
+        }
+    }
+
     /** Running records that match. */
     public int runningCount(Predicate<WorkItem> which) {
         synchronized (lock) {

@@ -7,8 +7,8 @@ import java.util.function.Predicate;
 /**
  * The records a {@link Dispatcher} runs now: an intrusive doubly-linked list through the work items in the order they
  * took their slots (O(1) add and remove, no hashing, no allocation per record), and its size. The oldest is at the
- * head, so {@link #oldestStartedAtNanos()}, read for every snapshot of the task, is O(1) however many run. Guarded by
- * the dispatcher's lock.
+ * head, so {@link #oldestStartedAtNanos()}, read for every snapshot of the task, is O(1) however many run, and
+ * {@link #since} reads only the records it returns. Guarded by the dispatcher's lock.
  */
 final class RunningRecords {
 
@@ -62,6 +62,18 @@ final class RunningRecords {
             copy.add(w);
         }
         return copy;
+    }
+
+    /**
+     * The records that took their slot at or before {@code cutOffNanos} (System.nanoTime()), oldest first. They are a
+     * prefix of the list, so this reads only them and the first younger one, however many run.
+     */
+    List<WorkItem> since(long cutOffNanos) {
+        List<WorkItem> older = new ArrayList<>();
+        for (WorkItem w = head; w != null && w.runningSinceNanos - cutOffNanos <= 0; w = w.runNext) {
+            older.add(w);
+        }
+        return older;
     }
 
     int count(Predicate<WorkItem> which) {

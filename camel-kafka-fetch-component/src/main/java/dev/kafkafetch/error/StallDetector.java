@@ -62,7 +62,8 @@ public final class StallDetector {
         lastCheckMs = nowMs;
         long nowNanos = System.nanoTime();
         boolean capped = false;
-        for (WorkItem item : dispatcher.running()) {
+        // a record's worker starts it after it took its slot: only those that took it long enough ago can have stalled
+        for (WorkItem item : dispatcher.runningSince(nowNanos - TimeUnit.MILLISECONDS.toNanos(stallTimeoutMs))) {
             long startedAt = item.startedAtNanos();
             if (startedAt == 0 || TimeUnit.NANOSECONDS.toMillis(nowNanos - startedAt) < stallTimeoutMs) {
                 continue;

@@ -43,6 +43,39 @@ class RunningRecordsTest {
     }
 
     @Test
+    void theRecordsRunningSinceACutOffAreAPrefixReadWithoutWalkingTheRest() {
+        RunningRecords running = new RunningRecords();
+        List<WorkItem> old = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            old.add(item());
+            running.add(old.get(i));
+        }
+        running.remove(old.get(1));
+        long cutOff = after(old.get(2).runningSinceNanos);
+        after(cutOff);
+        List<WorkItem> recent = new ArrayList<>();
+        for (int i = 0; i < 1000; i++) {
+            recent.add(item());
+            running.add(recent.get(i));
+        }
+        assertThat(running.since(cutOff)).containsExactly(old.get(0), old.get(2));
+        assertThat(running.since(old.get(0).runningSinceNanos - 1)).isEmpty();
+        assertThat(running.since(System.nanoTime())).hasSize(1002);
+        running.remove(old.get(0));
+        assertThat(running.since(cutOff)).containsExactly(old.get(2));
+    }
+
+    /** spins until System.nanoTime() has passed {@code nanos}; returns the new time */
+    private static long after(long nanos) {
+        long now = System.nanoTime();
+        while (now - nanos <= 0) {
+            Thread.onSpinWait();
+            now = System.nanoTime();
+        }
+        return now;
+    }
+
+    @Test
     void theOldestIsTheHeadAndComesFromTheNextOneWhenItLeaves() throws Exception {
         RunningRecords running = new RunningRecords();
         assertThat(running.oldestStartedAtNanos()).isZero();
