@@ -84,8 +84,9 @@ public final class BenchMain {
         out.println(cfg.describe());
         out.println("load average " + load);
         try (KafkaSetup kafka = new KafkaSetup(bs)) {
-            List<Result> results = new Harness(cfg, kafka, out).run();
-            Report report = new Report(results, cfg, brokerDesc, load);
+            Harness harness = new Harness(cfg, kafka, out);
+            List<Result> results = harness.run();
+            Report report = new Report(results, cfg, brokerDesc, load, harness.failures());
             out.println();
             out.print(report.consoleTable());
             out.println();
@@ -97,6 +98,9 @@ public final class BenchMain {
                 }
             }
             out.printf("total %.1f s%n", (System.nanoTime() - t0) / 1e9);
+            if (!harness.failures().isEmpty()) {
+                throw new IllegalStateException("scenarios failed (the others were written): " + harness.failures());
+            }
             return results;
         } finally {
             if (cluster != null) {

@@ -40,6 +40,8 @@ final class Harness {
     private final PrintStream log;
     private final String runId = Long.toString(System.currentTimeMillis() % 10_000_000, 36);
     private final List<Result> results = new ArrayList<>();
+    /** Scenarios that failed, each with why: the run goes on with the next one, and the report names them. */
+    private final List<String> failures = new ArrayList<>();
     private final long t0 = System.nanoTime();
 
     Harness(BenchConfig cfg, KafkaSetup kafka, PrintStream log) {
@@ -51,38 +53,54 @@ final class Harness {
     List<Result> run() throws Exception {
         for (int s : cfg.scenarios) {
             long start = System.nanoTime();
-            switch (s) {
-                case 1:
-                    scenario1();
-                    break;
-                case 2:
-                    scenario2();
-                    break;
-                case 3:
-                    scenario3();
-                    break;
-                case 4:
-                    scenario4();
-                    break;
-                case 5:
-                    scenario5();
-                    break;
-                case 6:
-                    scenario6();
-                    break;
-                case 7:
-                    scenario7();
-                    break;
-                case 8:
-                    results.addAll(new CamelFloor(cfg, log).run());
-                    break;
-                default:
-                    throw new IllegalArgumentException("No scenario " + s);
+            try {
+                scenario(s);
+            } catch (Exception | AssertionError e) {
+                failures.add("S" + s + ": " + e);
+                log("scenario %d FAILED after %.1f s, going on with the next one: %s", s,
+                        (System.nanoTime() - start) / 1e9, e);
+                e.printStackTrace(log);
             }
             kafka.deleteCreatedTopics();
             log("scenario %d done in %.1f s", s, (System.nanoTime() - start) / 1e9);
         }
         return results;
+    }
+
+    /** The scenarios that failed, each with why (their figures are missing from the results). */
+    List<String> failures() {
+        return failures;
+    }
+
+    private void scenario(int s) throws Exception {
+        switch (s) {
+            case 1:
+                scenario1();
+                break;
+            case 2:
+                scenario2();
+                break;
+            case 3:
+                scenario3();
+                break;
+            case 4:
+                scenario4();
+                break;
+            case 5:
+                scenario5();
+                break;
+            case 6:
+                scenario6();
+                break;
+            case 7:
+                scenario7();
+                break;
+            case 8:
+                results.addAll(new CamelFloor(cfg, log).run());
+                break;
+            default:
+                throw new IllegalArgumentException("No scenario " + s);
+        }
     }
 
     List<Result> results() {

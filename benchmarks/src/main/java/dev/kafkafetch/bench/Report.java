@@ -34,12 +34,22 @@ final class Report {
     private final String loadBefore;
     private final String loadAfter = loadAverage();
 
-    /** @param loadBefore the machine's load average when the run started ({@link #loadAverage()}) */
+    private final List<String> failures;
+
     Report(List<Result> results, BenchConfig cfg, String broker, String loadBefore) {
+        this(results, cfg, broker, loadBefore, List.of());
+    }
+
+    /**
+     * @param loadBefore the machine's load average when the run started ({@link #loadAverage()})
+     * @param failures   the scenarios that failed, each with why
+     */
+    Report(List<Result> results, BenchConfig cfg, String broker, String loadBefore, List<String> failures) {
         this.results = results;
         this.cfg = cfg;
         this.broker = broker;
         this.loadBefore = loadBefore;
+        this.failures = failures;
     }
 
     /** The 1, 5 and 15 minute load averages and the running/total tasks (/proc/loadavg), or "unknown". */
@@ -110,55 +120,16 @@ final class Report {
         return rows;
     }
 
-    static final String METHOD = """
-            ## Method
+    /** The method section of every results file (a resource beside this class, so the prose is not in the code). */
+    static final String METHOD = method();
 
-            * Every run: a fresh consumer group reading the topic from the beginning, the contender started in this
-              JVM and stopped cleanly afterwards; one warm-up round of every contender first, then the measured
-              rounds, each running the contenders in an order shuffled by a generator seeded from the run's seed
-              (printed in Settings; `--seed` repeats the orders), so that the machine's noise hits all of them alike
-              and none always runs first. A figure is the median over the rounds; "rounds min – max" is its spread.
-            * Ratios ("vs camel-kafka", "vs plain loop", the targets, KEY / UNORDERED) pair the rounds: the ratio of
-              the two contenders' values in the same round, their geometric mean, and a 95 % t-interval over the
-              per-round log-ratios. A ratio whose interval contains 1.0 is written "no difference"; a target counts
-              as met only when its whole interval meets it. One round gives no interval.
-            * Routes: the throughput scenarios (S1, S2, S3, S7) run once per route variant, the same for every
-              contender: "plain" counts the record and reads nothing (kafka-fetch then builds no header at all);
-              "headers" reads the key and the partition (CamelKafkaKey and CamelKafkaPartition — the same Camel
-              header names for camel-kafka and kafka-fetch —, ConsumerRecord.key()/partition() for the plain loop and
-              Parallel Consumer); "cpu" spins an arithmetic loop calibrated to ~5 us of CPU per record. The batching
-              rows compare kafka-fetch batching with camel-kafka `batching=true` (one exchange per poll, a list of
-              per-record exchanges; maxPollRecords=500, kafka-fetch's default, which camel-kafka needs set), the
-              streaming rows with camel-kafka streaming.
-            * CPU: every throughput run reports the CPU per record of the whole JVM over its window — the process CPU
-              time (OperatingSystemMXBean, which includes the GC and JIT threads) minus the CPU of every thread that
-              was alive before the contender started (harness, admin client, an in-process broker) — beside the
-              wall-clock rate; "CPU per record" alone is the contender's own Java threads; "threads" the contender's
-              live Java threads at the end of the window (GC and JIT threads are not Java threads). With the broker
-              inside the harness JVM the GC work of the broker's own allocation is charged to the contender too;
-              run.sh --broker-jvm keeps it out (and reports the broker's CPU per record from /proc, in 10 ms ticks).
-            * S1/S2 (trivial route) measure the steady state: a backlog large enough that no contender drains it, each
-              run skips its first seconds of consuming (JIT, connections, first fetches) and then counts the records
-              of a fixed window in short slices; "slices p10 – p90" is the spread of the slices' rates over all rounds.
-            * S3/S7 (10 ms route) count the records of a fixed window that starts a second after assignment (its
-              first records skipped), after a warm-up run with a shorter window;
-              the ideal is concurrency x 100 rec/s. Their KEY rows run on topics with three key distributions:
-              cyclic (record i has key i % 1000, so records in flight rarely share a key), Zipf over the 1000 keys,
-              and one hot key carrying a share of the records; "What KEY ordering costs" pairs every KEY row with the
-              UNORDERED row of the same contender, concurrency, route and keys. Cyclic keys run with every route, the
-              other distributions with the first route listed.
-            * S4 runs each contender in a child JVM; the live set is the heap in use right after a forced full GC
-              (System.gc(), a full collection with G1) at 25, 50 and 75 % of the backlog consumed, the largest of
-              them.
-            * S5 produces at a fixed rate with the send time in each value; all contenders read the same records at
-              the same time, each in its own group, so a load spike hits all of them alike; a warm-up round first,
-              the percentiles are the medians over the rounds.
-            * S8 needs no Kafka: one thread creates exchanges from a route's consumer, fills them and runs the route
-              as camel-kafka does per record; the floor under any consumer that routes a partition one record at a
-              time on one thread.
-            * Only ratios measured in the same run mean anything: the machine has 2 cores and is shared.
-
-            """;
+    private static String method() {
+        try (var in = Report.class.getResourceAsStream("method.md")) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException | NullPointerException e) {
+            throw new IllegalStateException("method.md is missing beside " + Report.class.getName(), e);
+        }
+    }
 
     private static final String[] HEADER = { "S", "contender", "route", "keys", "metric", "median", "unit",
         "rounds min – max", "slices p10 – p90", "vs camel-kafka [95% CI]", "vs plain loop [95% CI]",
@@ -223,7 +194,9 @@ final class Report {
                 .append(loadAfter).append(" (").append(Runtime.getRuntime().availableProcessors())
                 .append(" cores; the machine is shared with other builds)\n");
         sb.append("* Code measured: commit ").append(commit()).append("\n");
-        sb.append("* Command: `benchmarks/run.sh` (reactor build, no install; see benchmarks/README.md)\n\n");
+        sb.append("* Command: `benchmarks/run.sh` (reactor build, no install; see benchmarks/README.md)\n");
+        failures.forEach(f -> sb.append("* **Failed, no figures:** ").append(f).append('\n'));
+        sb.append('\n');
         sb.append(METHOD);
         List<String> t = targets();
         if (!t.isEmpty()) {
