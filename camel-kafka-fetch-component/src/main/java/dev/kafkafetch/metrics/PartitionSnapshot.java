@@ -12,7 +12,7 @@ package dev.kafkafetch.metrics;
  * @param inFlight     records polled and not finished
  * @param held         records held since the committable offset, finished or not
  * @param pausedReason null when not paused, else "user", "listener", "back-pressure", "operator" (an operator paused
- *                     this partition) or "retry-delay"
+ *                     this partition), "retry-delay" or "window-share" (it holds more than its share of the window)
  * @param delayedUntil when its next record, a retry letter, is due (epoch ms); 0 when it does not wait for one
  * @param oldestUnfinished the record the partition's commit waits for, null when every polled record is finished
  */

@@ -27,7 +27,7 @@ public final class PartitionTable {
         "aheadThread" };
     private static final String[] DESCRIPTIONS = {
         "Index of the fetch task", "Topic", "Partition",
-        "Why it is paused (user, listener, back-pressure, operator, retry-delay), empty when it is not",
+        "Why it is paused (user, listener, back-pressure, operator, retry-delay, window-share), empty when it is not",
         "Last committed offset known to the task, -1 when none", "First unfinished offset (what the next commit"
                                                                  + " writes), -1 when none",
         "Records between fetch position and log end, -1 while unknown", "Records polled and not finished",

@@ -2,8 +2,11 @@ package dev.kafkafetch.task;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashSet;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import dev.kafkafetch.window.PartitionState;
 import org.apache.kafka.common.TopicPartition;
@@ -12,9 +15,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Which assigned partitions a fetch task's consumer has paused, and why: the whole task (suspended, a Pausable EIP
- * listener, back-pressure), a partition whose next record is a retry letter not due yet, a partition an operator
- * paused. Guarantee: a partition is resumed only when none of the three holds it, and a partition assigned while the
- * task or an operator pauses it is paused before any record of it is polled. Fetch thread only.
+ * listener, back-pressure), a partition that holds more than its share of the task's window, a partition whose next
+ * record is a retry letter not due yet, a partition an operator paused. Guarantee: a partition is resumed only when
+ * none of the four holds it, and a partition assigned while the task or an operator pauses it is paused before any
+ * record of it is polled. Fetch thread only.
  */
 final class ConsumerPauses {
 
@@ -26,6 +30,8 @@ final class ConsumerPauses {
     private TaskConsumer consumer;
     private String taskReason;
     private PartitionPauses operator = new PartitionPauses();
+    /** Paused because each held more than its share of the window ({@link #balance}). */
+    private final Set<TopicPartition> overShare = new HashSet<>();
 
     ConsumerPauses(String taskName, Map<TopicPartition, PartitionState> assigned) {
         this.taskName = taskName;
@@ -36,6 +42,7 @@ final class ConsumerPauses {
     void attach(TaskConsumer consumer) {
         this.consumer = consumer;
         this.taskReason = null;
+        this.overShare.clear();
     }
 
     /** The partitions an operator paused on this route (shared by its tasks); set before the task runs. */
@@ -78,7 +85,7 @@ final class ConsumerPauses {
         }
         if (pause) {
             consumer.pause(List.of(tp));
-        } else if (taskReason == null && s.delayedUntil() == 0) {
+        } else if (taskReason == null && s.delayedUntil() == 0 && !overShare.contains(tp)) {
             consumer.resume(List.of(tp));
         }
     }
@@ -103,7 +110,7 @@ final class ConsumerPauses {
                 next = Math.min(next, until);
             }
         }
-        due.removeIf(operator::isPaused);
+        due.removeIf(tp -> operator.isPaused(tp) || overShare.contains(tp));
         if (!due.isEmpty() && taskReason == null) {
             consumer.resume(due);
         }
@@ -112,6 +119,7 @@ final class ConsumerPauses {
 
     /** Newly assigned partitions: paused at once while the task is, or each an operator paused. */
     void assigned(Collection<TopicPartition> partitions) {
+        overShare.removeAll(partitions); // assigned again (eager): its consumer starts it unpaused, with a new window
         if (taskReason != null) {
             consumer.pause(partitions);
             return;
@@ -129,16 +137,61 @@ final class ConsumerPauses {
      * waited for, so it is resumed unless the task or an operator pauses it.
      */
     void freshStart(TopicPartition tp, PartitionState old) {
-        if (old != null && old.delayedUntil() > 0 && taskReason == null && !operator.isPaused(tp)) {
+        if (old != null && old.delayedUntil() > 0 && taskReason == null && !operator.isPaused(tp)
+            && !overShare.contains(tp)) {
             consumer.resume(List.of(tp));
         }
+    }
+
+    /**
+     * Back-pressure per partition, beside the task's own ({@link CompletionQueue}): pauses each partition that holds
+     * more than its share of the window, {@code (maxHeld - pollSize) / partitions} records but at least one poll, so
+     * that one partition held up (a hot key's lane, a slow record at its head) cannot fill the task's window with
+     * records that wait, and stall every other partition behind the task-wide pause. Resumes it once it holds half its
+     * share, unless the task, a retry letter or an operator pauses it. A task with one partition has only the task's.
+     */
+    void balance(int maxHeld, int pollSize) {
+        int share = assigned.size() < 2 ? Integer.MAX_VALUE
+                : Math.max(pollSize, (maxHeld - pollSize) / assigned.size());
+        for (Iterator<TopicPartition> it = overShare.iterator(); it.hasNext();) {
+            TopicPartition tp = it.next();
+            PartitionState s = assigned.get(tp);
+            if (s == null) {
+                it.remove(); // given up: a consumer forgets the pauses of what it no longer holds
+            } else if (s.held() <= share / 2) {
+                it.remove();
+                if (taskReason == null && s.delayedUntil() == 0 && !operator.isPaused(tp)) {
+                    consumer.resume(List.of(tp));
+                }
+            }
+        }
+        List<TopicPartition> pause = new ArrayList<>(0);
+        for (PartitionState s : assigned.values()) {
+            if (s.held() > share && overShare.add(s.partition())) {
+                pause.add(s.partition());
+            }
+        }
+        if (!pause.isEmpty()) {
+            consumer.pause(pause);
+            LOG.debug("Fetch task {}: {} paused, each holds more than its share ({}) of the window", taskName, pause,
+                    share);
+        }
+    }
+
+    /** Why the partition is paused (the strongest reason), null when it is not. */
+    String reason(PartitionState s) {
+        TopicPartition tp = s.partition();
+        return taskReason != null ? taskReason
+                : operator.isPaused(tp) ? "operator"
+                        : s.delayedUntil() > 0 ? "retry-delay"
+                                : overShare.contains(tp) ? "window-share" : null;
     }
 
     private Collection<TopicPartition> resumable(Collection<TopicPartition> partitions) {
         List<TopicPartition> list = new ArrayList<>(partitions.size());
         for (TopicPartition tp : partitions) {
             PartitionState s = assigned.get(tp);
-            if ((s == null || s.delayedUntil() == 0) && !operator.isPaused(tp)) {
+            if ((s == null || s.delayedUntil() == 0) && !operator.isPaused(tp) && !overShare.contains(tp)) {
                 list.add(tp);
             }
         }

@@ -340,7 +340,7 @@ public final class KafkaFetchRecords implements FetchTask {
                 continue;
             }
             now = System.currentTimeMillis();
-            if (!parts.afterPoll(records, decoder, now)) { // a transaction aborted: read its partitions again
+            if (!parts.afterPoll(settings, records, decoder, now)) { // a transaction aborted: read its partitions again
                 return true;
             }
             publishSnapshot(now);

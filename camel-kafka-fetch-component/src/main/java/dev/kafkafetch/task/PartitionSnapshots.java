@@ -39,8 +39,8 @@ final class PartitionSnapshots {
         this.batching = batching;
     }
 
-    List<PartitionSnapshot> of(Collection<PartitionState> states, TaskConsumer consumer, String taskPausedReason,
-                               PartitionPauses operatorPauses, long nowMs) {
+    List<PartitionSnapshot> of(Collection<PartitionState> states, TaskConsumer consumer, ConsumerPauses pauses,
+                               long nowMs) {
         List<PartitionState> list = new ArrayList<>(states);
         List<WorkItem> oldest = new ArrayList<>(list.size());
         List<WorkItem> laned = new ArrayList<>();
@@ -65,9 +65,8 @@ final class PartitionSnapshots {
                 lag = l.getAsLong();
                 end = position < 0 ? -1 : position + lag;
             }
-            boolean byOperator = operatorPauses.isPaused(s.partition());
-            String paused = taskPausedReason != null ? taskPausedReason
-                    : byOperator ? "operator" : s.delayedUntil() > 0 ? "retry-delay" : null;
+            boolean byOperator = pauses.operatorPauses().isPaused(s.partition());
+            String paused = pauses.reason(s);
             WorkItem item = oldest.get(i);
             OldestUnfinished stuck = null;
             if (item != null) {

@@ -390,6 +390,6 @@ final class PartitionStates implements ConsumerRebalanceListener {
 
     /** One line per assigned partition, for the task's snapshot (see {@link PartitionSnapshots}). */
     List<PartitionSnapshot> snapshot(PartitionSnapshots snapshots, long nowMs) {
-        return snapshots.of(assigned.values(), consumer, pauses.taskReason(), pauses.operatorPauses(), nowMs);
+        return snapshots.of(assigned.values(), consumer, pauses, nowMs);
     }
 }

@@ -124,7 +124,7 @@ final class TaskParts {
      * @return false when a transaction aborted (in a revoke callback of this poll or in the commit): the consumer must
      *         be created again
      */
-    boolean afterPoll(ConsumerRecords<byte[], byte[]> records, RecordDecoder decoder, long now) {
+    boolean afterPoll(TaskSettings settings, ConsumerRecords<byte[], byte[]> records, RecordDecoder decoder, long now) {
         metrics.polled(now, records.count());
         intake.take(records, decoder, now);
         settlement.settle();
@@ -137,7 +137,7 @@ final class TaskParts {
         if (settlement.restartAborted()) {
             return false;
         }
-        applyBackPressure();
+        applyBackPressure(settings);
         nextRetryDueMs = partitions.pauses().resumeDue(now);
         stalls.check(now);
         return true;
@@ -161,8 +161,9 @@ final class TaskParts {
         return Math.max(Math.min(timeout, intake.millisUntilBatchDue(nowMs)), 0);
     }
 
-    /** pauses the partitions while the window is full, resumes them once it has room */
-    private void applyBackPressure() {
+    /** pauses a partition that holds more than its share, and every one while the window is full; resumes them */
+    private void applyBackPressure(TaskSettings settings) {
+        partitions.pauses().balance(settings.maxInFlightRecords(), settings.maxPollRecords());
         int heldRecords = partitions.held();
         metrics.held(heldRecords);
         boolean was = completions.paused();

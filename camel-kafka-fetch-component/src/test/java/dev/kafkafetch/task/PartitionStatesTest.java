@@ -275,6 +275,102 @@ class PartitionStatesTest {
     }
 
     @Test
+    void aPartitionHoldingMoreThanItsShareOfTheWindowIsPausedAloneUntilItHoldsHalfOfIt() {
+        create(TaskSettingsBuilder.taskSettings().maxInFlightRecords(100).maxPollRecords(10).build());
+        states.onPartitionsAssigned(List.of(P0, P1));
+        List<WorkItem> hot = new ArrayList<>();
+        for (long o = 0; o < 46; o++) { // its share: (100 - 10) / 2 partitions = 45
+            hot.add(polled(P0, o));
+        }
+        polled(P1, 0);
+
+        states.pauses().balance(100, 10);
+        assertThat(mock.paused()).as("only the partition over its share").containsExactly(P0);
+        assertThat(states.pauses().reason(states.assignedState(P0))).isEqualTo("window-share");
+        assertThat(states.pauses().reason(states.assignedState(P1))).isNull();
+
+        states.pauses().pauseTask("user");
+        states.pauses().pauseTask(null);
+        assertThat(mock.paused()).as("lifting a task pause does not resume it").containsExactly(P0);
+
+        for (int i = 0; i < 23; i++) {
+            states.finish(hot.get(i));
+        }
+        assertThat(states.assignedState(P0).held()).as("premise").isEqualTo(23);
+        states.pauses().balance(100, 10);
+        assertThat(mock.paused()).as("above half its share").containsExactly(P0);
+        states.finish(hot.get(23));
+        states.pauses().balance(100, 10);
+        assertThat(mock.paused()).as("at half its share").isEmpty();
+    }
+
+    @Test
+    void aPartitionBackUnderItsShareStaysPausedWhileAnOperatorOrARetryHoldsIt() {
+        create(TaskSettingsBuilder.taskSettings().maxInFlightRecords(100).maxPollRecords(10).build());
+        states.onPartitionsAssigned(List.of(P0, P1));
+        PartitionPauses operator = new PartitionPauses();
+        states.pauses().setOperatorPauses(operator);
+        List<WorkItem> p0 = new ArrayList<>();
+        List<WorkItem> p1 = new ArrayList<>();
+        for (long o = 0; o < 46; o++) {
+            p0.add(polled(P0, o));
+            p1.add(polled(P1, o));
+        }
+        states.pauses().balance(100, 10);
+        assertThat(mock.paused()).as("premise").containsExactlyInAnyOrder(P0, P1);
+        operator.pause(P0, "test");
+        states.pauses().operatorPause(P0, true);
+        states.pauses().delay(states.assignedState(P1), 46, 1_000);
+        p0.forEach(states::finish);
+        p1.forEach(states::finish);
+
+        states.pauses().balance(100, 10);
+        assertThat(mock.paused()).containsExactlyInAnyOrder(P0, P1);
+        assertThat(states.pauses().reason(states.assignedState(P0))).isEqualTo("operator");
+        assertThat(states.pauses().reason(states.assignedState(P1))).isEqualTo("retry-delay");
+        states.pauses().resumeDue(1_000);
+        assertThat(mock.paused()).containsExactly(P0);
+    }
+
+    @Test
+    void aPartitionAssignedAgainIsPausedAgainWhenItHoldsMoreThanItsShare() {
+        create(TaskSettingsBuilder.taskSettings().maxInFlightRecords(100).maxPollRecords(10).revokeTimeoutMs(50)
+                .build());
+        states.onPartitionsAssigned(List.of(P0, P1));
+        for (long o = 0; o < 46; o++) {
+            polled(P0, o);
+        }
+        states.pauses().balance(100, 10);
+        assertThat(mock.paused()).as("premise").containsExactly(P0);
+        // an eager rebalance gives it up and back: the consumer forgets its pause
+        states.onPartitionsRevoked(List.of(P0, P1));
+        mock.resume(List.of(P0));
+        states.onPartitionsAssigned(List.of(P0, P1));
+        for (long o = 0; o < 30; o++) { // more than half its share, less than all of it
+            polled(P0, o);
+        }
+        states.pauses().balance(100, 10);
+        assertThat(states.pauses().reason(states.assignedState(P0))).isNull();
+        for (long o = 30; o < 46; o++) {
+            polled(P0, o);
+        }
+        states.pauses().balance(100, 10);
+        assertThat(mock.paused()).containsExactly(P0);
+    }
+
+    @Test
+    void aTaskWithOnePartitionHasOnlyTheTasksBackPressure() {
+        mock.assign(List.of(P0));
+        create(TaskSettingsBuilder.taskSettings().maxInFlightRecords(100).maxPollRecords(10).build());
+        states.onPartitionsAssigned(List.of(P0));
+        for (long o = 0; o < 90; o++) {
+            polled(P0, o);
+        }
+        states.pauses().balance(100, 10);
+        assertThat(mock.paused()).isEmpty();
+    }
+
+    @Test
     void anOperatorPausedPartitionIsPausedAgainWhenItIsAssigned() {
         create(TaskSettingsBuilder.taskSettings().build());
         PartitionPauses operator = new PartitionPauses();
