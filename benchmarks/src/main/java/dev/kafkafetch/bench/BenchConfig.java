@@ -86,6 +86,8 @@ final class BenchConfig {
     long drainTimeoutMs = 300_000;
 
     Path out;
+    /** The harness's command-line arguments, as the results file repeats them. */
+    String arguments = "";
     /** An existing broker; null = start an embedded one. */
     String bootstrap;
 

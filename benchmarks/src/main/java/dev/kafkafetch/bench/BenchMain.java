@@ -115,6 +115,7 @@ public final class BenchMain {
             smoke |= a.equals("--smoke");
         }
         BenchConfig c = smoke ? BenchConfig.smoke() : BenchConfig.full();
+        c.arguments = String.join(" ", args);
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             switch (a) {

@@ -194,7 +194,8 @@ final class Report {
                 .append(loadAfter).append(" (").append(Runtime.getRuntime().availableProcessors())
                 .append(" cores; the machine is shared with other builds)\n");
         sb.append("* Code measured: commit ").append(commit()).append("\n");
-        sb.append("* Command: `benchmarks/run.sh` (reactor build, no install; see benchmarks/README.md)\n");
+        sb.append("* Command: `benchmarks/run.sh").append(cfg.arguments.isEmpty() ? "" : " " + cfg.arguments)
+                .append("` (reactor build, no install; see benchmarks/README.md)\n");
         failures.forEach(f -> sb.append("* **Failed, no figures:** ").append(f).append('\n'));
         sb.append('\n');
         sb.append(METHOD);
