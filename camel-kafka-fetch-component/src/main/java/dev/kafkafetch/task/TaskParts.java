@@ -161,9 +161,13 @@ final class TaskParts {
         return Math.max(Math.min(timeout, intake.millisUntilBatchDue(nowMs)), 0);
     }
 
-    /** pauses a partition that holds more than its share, and every one while the window is full; resumes them */
+    /**
+     * pauses a partition that holds more than its share while a slot is idle, and every one while the window is full;
+     * resumes them
+     */
     private void applyBackPressure(TaskSettings settings) {
-        partitions.pauses().balance(settings.maxInFlightRecords(), settings.maxPollRecords());
+        partitions.pauses().balance(settings.maxInFlightRecords(), settings.maxPollRecords(),
+                dispatcher.load().running() < settings.maxConcurrency());
         int heldRecords = partitions.held();
         metrics.held(heldRecords);
         boolean was = completions.paused();

@@ -284,7 +284,7 @@ class PartitionStatesTest {
         }
         polled(P1, 0);
 
-        states.pauses().balance(100, 10);
+        states.pauses().balance(100, 10, true);
         assertThat(mock.paused()).as("only the partition over its share").containsExactly(P0);
         assertThat(states.pauses().reason(states.assignedState(P0))).isEqualTo("window-share");
         assertThat(states.pauses().reason(states.assignedState(P1))).isNull();
@@ -297,11 +297,36 @@ class PartitionStatesTest {
             states.finish(hot.get(i));
         }
         assertThat(states.assignedState(P0).held()).as("premise").isEqualTo(23);
-        states.pauses().balance(100, 10);
+        states.pauses().balance(100, 10, true);
         assertThat(mock.paused()).as("above half its share").containsExactly(P0);
         states.finish(hot.get(23));
-        states.pauses().balance(100, 10);
+        states.pauses().balance(100, 10, true);
         assertThat(mock.paused()).as("at half its share").isEmpty();
+    }
+
+    @Test
+    void noPartitionIsPausedAloneWhileEverySlotIsBusyButOnePausedAloneStillResumesAtHalfItsShare() {
+        create(TaskSettingsBuilder.taskSettings().maxInFlightRecords(100).maxPollRecords(10).build());
+        states.onPartitionsAssigned(List.of(P0, P1));
+        List<WorkItem> p0 = new ArrayList<>();
+        for (long o = 0; o < 46; o++) {
+            p0.add(polled(P0, o));
+        }
+        List<WorkItem> p1 = new ArrayList<>();
+        for (long o = 0; o < 46; o++) {
+            p1.add(polled(P1, o));
+        }
+
+        // the records wait for a slot, not for their lane: another partition's could not start either
+        states.pauses().balance(100, 10, false);
+        assertThat(mock.paused()).as("every slot busy: only the task-wide pause bounds the window").isEmpty();
+        assertThat(states.pauses().reason(states.assignedState(P0))).isNull();
+
+        states.pauses().balance(100, 10, true);
+        assertThat(mock.paused()).as("a slot idle").containsExactlyInAnyOrder(P0, P1);
+        p0.subList(0, 24).forEach(states::finish); // holds 22: half its share of 45
+        states.pauses().balance(100, 10, false);
+        assertThat(mock.paused()).as("back at half its share, resumed whatever the slots").containsExactly(P1);
     }
 
     @Test
@@ -316,7 +341,7 @@ class PartitionStatesTest {
             p0.add(polled(P0, o));
             p1.add(polled(P1, o));
         }
-        states.pauses().balance(100, 10);
+        states.pauses().balance(100, 10, true);
         assertThat(mock.paused()).as("premise").containsExactlyInAnyOrder(P0, P1);
         operator.pause(P0, "test");
         states.pauses().operatorPause(P0, true);
@@ -324,7 +349,7 @@ class PartitionStatesTest {
         p0.forEach(states::finish);
         p1.forEach(states::finish);
 
-        states.pauses().balance(100, 10);
+        states.pauses().balance(100, 10, true);
         assertThat(mock.paused()).containsExactlyInAnyOrder(P0, P1);
         assertThat(states.pauses().reason(states.assignedState(P0))).isEqualTo("operator");
         assertThat(states.pauses().reason(states.assignedState(P1))).isEqualTo("retry-delay");
@@ -340,7 +365,7 @@ class PartitionStatesTest {
         for (long o = 0; o < 46; o++) {
             polled(P0, o);
         }
-        states.pauses().balance(100, 10);
+        states.pauses().balance(100, 10, true);
         assertThat(mock.paused()).as("premise").containsExactly(P0);
         // an eager rebalance gives it up and back: the consumer forgets its pause
         states.onPartitionsRevoked(List.of(P0, P1));
@@ -349,12 +374,12 @@ class PartitionStatesTest {
         for (long o = 0; o < 30; o++) { // more than half its share, less than all of it
             polled(P0, o);
         }
-        states.pauses().balance(100, 10);
+        states.pauses().balance(100, 10, true);
         assertThat(states.pauses().reason(states.assignedState(P0))).isNull();
         for (long o = 30; o < 46; o++) {
             polled(P0, o);
         }
-        states.pauses().balance(100, 10);
+        states.pauses().balance(100, 10, true);
         assertThat(mock.paused()).containsExactly(P0);
     }
 
@@ -366,7 +391,7 @@ class PartitionStatesTest {
         for (long o = 0; o < 90; o++) {
             polled(P0, o);
         }
-        states.pauses().balance(100, 10);
+        states.pauses().balance(100, 10, true);
         assertThat(mock.paused()).isEmpty();
     }
 
