@@ -35,17 +35,8 @@ final class ShareSettingsFactory extends ConsumerSettingsFactory {
     ShareSettings build() {
         ClientOptions client = checkClientOptions();
         checks.positive("maxInFlightRecords", o.getMaxInFlightRecords());
-        int maxPollRecords = o.getMaxPollRecords() != null
-                ? (int) checks.positive("maxPollRecords", o.getMaxPollRecords())
-                : defaultMaxPollRecords(o.getMaxConcurrency(), o.getMaxInFlightRecords());
         checks.positive("maxDeliveryAttempts", o.getMaxDeliveryAttempts());
         checks.notNegative("stallTimeoutMs", o.getStallTimeoutMs());
-        if (o.getMaxInFlightRecords() < maxPollRecords) {
-            throw checks.invalid("maxInFlightRecords", "("
-                                                       + o.getMaxInFlightRecords()
-                                                       + ") must be at least maxPollRecords ("
-                                                       + maxPollRecords + "): one poll must fit");
-        }
         Ordering ordering = o.getOrdering();
         if (ordering == null || ordering == Ordering.PARTITION) {
             throw checks.invalid("ordering", "must be UNORDERED or KEY, was "
@@ -53,6 +44,15 @@ final class ShareSettingsFactory extends ConsumerSettingsFactory {
                                              + " several members at once, so no partition order can hold");
         }
         int consumersPerWindow = consumersPerWindow(ordering);
+        int maxPollRecords = o.getMaxPollRecords() != null
+                ? (int) checks.positive("maxPollRecords", o.getMaxPollRecords())
+                : defaultMaxPollRecords(o.getMaxConcurrency(), consumersPerWindow, o.getMaxInFlightRecords());
+        if (o.getMaxInFlightRecords() < maxPollRecords) {
+            throw checks.invalid("maxInFlightRecords", "("
+                                                       + o.getMaxInFlightRecords()
+                                                       + ") must be at least maxPollRecords ("
+                                                       + maxPollRecords + "): one poll must fit");
+        }
         Class<?> keyDeserializer = deserializer("keyDeserializer", o.getKeyDeserializer());
         Class<?> valueDeserializer = deserializer("valueDeserializer", o.getValueDeserializer());
 
@@ -98,7 +98,7 @@ final class ShareSettingsFactory extends ConsumerSettingsFactory {
 
     /**
      * Two share consumers per window by default, so one acquires while the other's records run (measured:
-     * src/benchmarks/share-2026-12-03.md); one with KEY.
+     * src/benchmarks/share-2026-12-02.md); one with KEY.
      */
     static final int DEFAULT_CONSUMERS_PER_WINDOW = 2;
 
@@ -118,18 +118,22 @@ final class ShareSettingsFactory extends ConsumerSettingsFactory {
         return n;
     }
 
-    /** Rounds of maxConcurrency one poll acquires by default (measured: src/benchmarks/share-2026-12-01.md). */
-    static final int DEFAULT_POLL_ROUNDS = 2;
+    /** Rounds of maxConcurrency a window's share consumers hold together by default. */
+    static final int DEFAULT_WINDOW_ROUNDS = 2;
 
     /**
-     * Two rounds of what the member runs at once, within maxInFlightRecords, so a waiting backlog spreads over the
-     * members that join a moment apart (ShareSpreadIT: with four or sixteen rounds, two of four members of
-     * maxConcurrency 4 took all of a 400-record backlog). The price: a member polls again only once its whole last
-     * poll is acknowledged, so it idles for the end of its last round and a poll's round trip (a 10 ms route reached
-     * 58-66 % of its slots with two rounds per poll, 76 % with four, 93 % with sixteen; 4 members x 8, one partition).
+     * Two rounds of the window's slots, split over its consumers (one round each with the default two), within
+     * maxInFlightRecords: while one consumer's records run, the other's next round is acquired and ready, and a waiting
+     * backlog spreads over the members that join a moment apart (ShareSpreadIT: with four or sixteen rounds per poll,
+     * two of four members took all of a 400-record backlog). At the end of a burst a window then has at most about one
+     * round more than the others to finish (two rounds per consumer left a window up to four rounds behind the others:
+     * 80-85 % of the slots on a 400-record burst, src/benchmarks/share-2026-12-04.md; one round per consumer:
+     * src/benchmarks/share-2026-12-04-full.md).
      */
-    static int defaultMaxPollRecords(int maxConcurrency, int maxInFlightRecords) {
-        return (int) Math.min((long) DEFAULT_POLL_ROUNDS * maxConcurrency, maxInFlightRecords);
+    static int defaultMaxPollRecords(int maxConcurrency, int consumersPerWindow, int maxInFlightRecords) {
+        long perConsumer = ((long) DEFAULT_WINDOW_ROUNDS * maxConcurrency + consumersPerWindow - 1)
+                           / consumersPerWindow;
+        return (int) Math.min(perConsumer, maxInFlightRecords);
     }
 
     private static Map<String, String> refusedClientSettings() {

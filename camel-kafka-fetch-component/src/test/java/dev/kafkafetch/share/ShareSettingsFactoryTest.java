@@ -16,7 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * What the share scheme's settings factory builds from valid options, without a broker: the share consumer
  * acknowledges explicitly and acquires at most maxPollRecords a poll, which defaults to two rounds of maxConcurrency
- * within maxInFlightRecords; it gets none of the consumer-group settings a share consumer refuses; additionalProperties
+ * split over the window's consumers, within maxInFlightRecords; it gets none of the consumer-group settings a share consumer refuses; additionalProperties
  * reach it, and the security ones every client; each task of several gets its own client id. The refusals are in
  * {@link ShareBadOptionsTest}.
  */
@@ -47,10 +47,10 @@ class ShareSettingsFactoryTest {
 
         assertThat(p).containsEntry(ConsumerConfig.SHARE_ACKNOWLEDGEMENT_MODE_CONFIG, "explicit")
                 .containsEntry(ConsumerConfig.SHARE_ACQUIRE_MODE_CONFIG, "record_limit")
-                .containsEntry(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "16")
+                .containsEntry(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "8")
                 .containsEntry(ConsumerConfig.GROUP_ID_CONFIG, "g")
                 .containsEntry(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
-        assertThat(s.maxPollRecords()).as("two rounds of maxConcurrency").isEqualTo(16);
+        assertThat(s.maxPollRecords()).as("two rounds of maxConcurrency over the window's two consumers").isEqualTo(8);
         assertThat(s.ordering()).isEqualTo(Ordering.UNORDERED);
         assertThat(s.consumersPerWindow()).as("one acquires while the other's records run").isEqualTo(2);
         assertThat(s.topics()).containsExactly("a", "b");
@@ -64,8 +64,11 @@ class ShareSettingsFactoryTest {
     }
 
     @Test
-    void theDefaultPollStaysWithinTheWindowAndAnExplicitOneIsKept() {
-        assertThat(settings("&maxConcurrency=8&maxInFlightRecords=10").maxPollRecords()).isEqualTo(10);
+    void theDefaultPollSplitsTwoRoundsOverTheWindowsConsumersWithinTheWindowAndAnExplicitOneIsKept() {
+        assertThat(settings("&maxConcurrency=8&ordering=KEY").maxPollRecords()).as("one consumer").isEqualTo(16);
+        assertThat(settings("&maxConcurrency=8&consumersPerWindow=3").maxPollRecords()).as("16 / 3, rounded up")
+                .isEqualTo(6);
+        assertThat(settings("&maxConcurrency=8&maxInFlightRecords=5").maxPollRecords()).isEqualTo(5);
         assertThat(settings("&maxConcurrency=8&maxPollRecords=3").maxPollRecords()).isEqualTo(3);
     }
 

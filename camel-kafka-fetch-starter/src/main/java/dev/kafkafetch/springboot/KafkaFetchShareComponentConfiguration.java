@@ -48,10 +48,13 @@ public class KafkaFetchShareComponentConfiguration extends KafkaFetchClientCompo
 
     /**
      * The most records one poll acquires (the consumer runs with share.acquire.mode=record_limit, so the broker hands
-     * out no more). By default twice maxConcurrency (at most maxInFlightRecords): a member acquires what it can start
-     * soon, and the rest of a backlog stays available to the group's other members. A member polls again only once
-     * every record of its last poll is acknowledged, so fewer records per poll means more polls (a pause at the end of
-     * each) and a fairer spread; 16 times maxConcurrency suits one steady backlog best.
+     * out no more). By default two rounds of maxConcurrency split over the window's share consumers
+     * (consumersPerWindow), at most maxInFlightRecords: maxConcurrency with the default two consumers, twice
+     * maxConcurrency with one (and with ordering KEY). While one consumer's records run, the other's next round is
+     * acquired and ready; a member acquires only what it can start soon, so the rest of a backlog stays available to
+     * the group's other members and a burst ends on every member at about the same time. A member polls again only
+     * once every record of its last poll is acknowledged, so fewer records per poll means more polls and a fairer
+     * spread; with consumersPerWindow=1, 16 times maxConcurrency suits one steady backlog best.
      */
     private Integer maxPollRecords;
 

@@ -31,7 +31,7 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Share-route features meeting a fault: a stalled record on a member that stops, a suspended member while another
- * member is killed, and the acquisition sizing (maxPollRecords 2 x maxConcurrency) when a member is killed. Each
+ * member is killed, and the acquisition sizing (maxPollRecords 2 x maxConcurrency over the window's consumers) when a member is killed. Each
  * checks that its situation really happened, then that nothing is lost (every record routed or dead-lettered) and that
  * the records routed twice stay within what the fault could give back.
  */
@@ -166,9 +166,10 @@ class ShareFaultCombinationsIT extends ShareITSupport {
     }
 
     /**
-     * With the default acquisition sizing (maxConcurrency 4: a member acquires at most 8 per poll), one of two members
-     * is killed mid-backlog: the survivor routes everything, and routed twice are at most the one poll the killed member
-     * could hold, where the old default (500 per poll) could have let it hold the whole backlog.
+     * With the default acquisition sizing (maxConcurrency 4: each of a member's two share consumers acquires at most 4
+     * per poll), one of two members is killed mid-backlog: the survivor routes everything, and routed twice are at most
+     * the two polls the killed member could hold, where the old default (500 per poll) could have let it hold the whole
+     * backlog.
      */
     @Test
     void theAcquisitionSizingWhenAMemberIsKilled() throws Exception {
@@ -213,9 +214,12 @@ class ShareFaultCombinationsIT extends ShareITSupport {
                     byVictim, routedBySurvivor.size(), duplicates,
                     sum(consumer.shareSnapshots(), ShareSnapshot::acquired));
             assertThat(new HashSet<>(finished)).as("lost").containsAll(produced);
-            int heldAtMost = consumer.getSettings().maxPollRecords(); // the default, as the victim's: one poll
-            assertThat(heldAtMost).as("the default acquisition sizing, 2 x maxConcurrency").isEqualTo(8);
-            assertThat(duplicates).as("routed twice: at most what the killed member could hold (one poll)")
+            // the defaults, as the victim's: two share consumers, each holding at most one poll
+            int maxPollRecords = consumer.getSettings().maxPollRecords();
+            assertThat(maxPollRecords).as("the default acquisition sizing, 2 x maxConcurrency over two consumers")
+                    .isEqualTo(4);
+            int heldAtMost = consumer.getSettings().consumersPerWindow() * maxPollRecords;
+            assertThat(duplicates).as("routed twice: at most what the killed member could hold (one poll a consumer)")
                     .isLessThanOrEqualTo(heldAtMost);
         } finally {
             victim.kill();

@@ -44,7 +44,8 @@ class ShareSpreadIT extends ShareITSupport {
                 shares.stream().map(ShareSnapshot::acquired).toList(), recorder.lost(produced).size(),
                 recorder.duplicates().size());
 
-        assertThat(consumer.getSettings().maxPollRecords()).as("default: 2 x maxConcurrency").isEqualTo(8);
+        assertThat(consumer.getSettings().maxPollRecords()).as("default: 2 x maxConcurrency over two consumers")
+                .isEqualTo(4);
         assertThat(recorder.lost(produced)).isEmpty();
         assertThat(recorder.duplicates()).isEmpty();
         // how many members join before the backlog is worked off is the broker's timing (two or four, seen under

@@ -43,7 +43,7 @@ class ShareWindowConsumersIT extends ShareITSupport {
         });
         KafkaFetchShareConsumer consumer = shareConsumer(context);
         int maxPollRecords = consumer.getSettings().maxPollRecords();
-        assertThat(maxPollRecords).as("default: 2 x maxConcurrency").isEqualTo(4);
+        assertThat(maxPollRecords).as("default: 2 x maxConcurrency over the two consumers").isEqualTo(2);
         assertThat(consumer.tasks()).as("two share consumers for the one member").hasSize(2);
 
         // the premise: both consumers hold a poll at once, one poll's records running and the other's waiting
