@@ -6,6 +6,9 @@
 #   benchmarks/run.sh --scenarios 1,3 --rounds 5 --bootstrap localhost:9092
 #   benchmarks/run.sh --broker-jvm ... # the broker in a JVM of its own (its CPU apart from the contenders')
 #
+# A run without --scenarios ends with the share-group scenario (ShareScenario, as share.sh runs it: 5 measured rounds,
+# default options) on the same broker, with the same seed and output directory; --smoke runs it with tiny counts.
+#
 # Builds the reactor (component, test-infra, benchmarks) with `package` and runs the harness on the reactor's jars:
 # nothing is installed into ~/.m2, so other builds on the machine keep their SNAPSHOT artifacts.
 # Environment: BENCH_JVM = options of the harness JVM (default -Xms1g -Xmx2g -XX:+UseG1GC);
@@ -21,9 +24,19 @@ for a in "$@"; do
 done
 [[ ${#args[@]} -eq 0 ]] && args=(--all)
 out="$root/src/benchmarks"
-for a in "${args[@]}"; do
-  [[ "$a" == "--smoke" ]] && out="$here/target/bench-smoke"
-  [[ "$a" == "--out" ]] && out=""
+share=true
+share_args=(--rounds 5)
+for ((i = 0; i < ${#args[@]}; i++)); do
+  a="${args[$i]}"
+  next="${args[$((i + 1))]:-}"
+  case "$a" in
+    --smoke) out="$here/target/bench-smoke"
+      share_args=(--records 20000 --window-ms 1000 --settle-ms 500 --small 64 --small-settle-ms 2000 --rounds 1
+        --warmups 0) ;;
+    --out) out=""; share_args+=(--out "$next") ;;
+    --seed | --bootstrap) share_args+=("$a" "$next") ;;
+    --scenarios) share=false ;;
+  esac
 done
 cd "$root"
 if [[ "${BENCH_NO_BUILD:-}" != "1" ]]; then
@@ -41,9 +54,17 @@ git -C "$root" diff --quiet HEAD 2>/dev/null || commit="$commit + uncommitted ch
 [[ -n "${BENCH_COMPONENT_JAR:-}" ]] && commit="$commit (component jar $BENCH_COMPONENT_JAR)"
 jvm+=("-Dbench.commit=$commit")
 outargs=()
-[[ -n "$out" ]] && outargs=(--out "$out")
+[[ -n "$out" ]] && outargs=(--out "$out") && share_args+=(--out "$out")
+# the share-group scenario after the others (a failing scenario above still lets it run; the exit status says so)
+share_scenario() {
+  $share || return 0
+  java "${jvm[@]}" -cp "$cp" dev.kafkafetch.bench.ShareScenario "${share_args[@]}" "$@"
+}
 if ! $broker_jvm; then
-  exec java "${jvm[@]}" -cp "$cp" dev.kafkafetch.bench.BenchMain "${outargs[@]}" "${args[@]}"
+  status=0
+  java "${jvm[@]}" -cp "$cp" dev.kafkafetch.bench.BenchMain "${outargs[@]}" "${args[@]}" || status=$?
+  share_scenario || status=$?
+  exit $status
 fi
 work="$(mktemp -d)"
 mkfifo "$work/stdin"
@@ -58,5 +79,8 @@ done
 bootstrap="$(grep '^BOOTSTRAP ' "$work/broker.log" | head -1 | cut -d' ' -f2)"
 [[ -n "$bootstrap" ]] || { echo "the broker JVM did not start:"; cat "$work/broker.log"; exit 1; }
 echo "broker JVM pid $broker at $bootstrap"
+status=0
 java "${jvm[@]}" -Dbench.broker.pid="$broker" -cp "$cp" dev.kafkafetch.bench.BenchMain "${outargs[@]}" \
-  "${args[@]}" --bootstrap "$bootstrap"
+  "${args[@]}" --bootstrap "$bootstrap" || status=$?
+share_scenario --bootstrap "$bootstrap" || status=$?
+exit $status
