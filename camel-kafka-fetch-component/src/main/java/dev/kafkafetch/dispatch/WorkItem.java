@@ -73,6 +73,11 @@ public final class WorkItem {
     private volatile String failureReason;
     private volatile boolean breakRequested;
     private volatile boolean deadLettered;
+    /**
+     * Given back for another delivery (a share group's RELEASE): set only where the outcome is decided, so a stalled
+     * record's worker that fails it late cannot turn the decision into a final one.
+     */
+    private volatile boolean released;
     private volatile boolean retried;
     /** Written and read by the fetch thread only. */
     private boolean stallReported;
@@ -274,6 +279,14 @@ public final class WorkItem {
 
     public void markDeadLettered() {
         deadLettered = true;
+    }
+
+    public boolean released() {
+        return released;
+    }
+
+    public void markReleased() {
+        released = true;
     }
 
     /** True once the broker acknowledged this record's letter to a retry topic. */

@@ -45,7 +45,8 @@ public final class ShareItemProcessor implements ItemProcessor {
     private void finish(WorkItem item, Exchange exchange) {
         try {
             Exception failure = exchange.getException();
-            if (failure != null) {
+            // a stalled record given up on (ABANDONED) was decided already: its late failure changes nothing
+            if (failure != null && item.state() == WorkItem.RUNNING) {
                 item.fail("failed", failure);
             }
         } finally {

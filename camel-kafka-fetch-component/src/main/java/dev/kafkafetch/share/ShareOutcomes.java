@@ -84,7 +84,7 @@ final class ShareOutcomes implements Consumer<WorkItem> {
         if (item.failure() == null || item.deadLettered()) {
             return AcknowledgeType.ACCEPT;
         }
-        return RELEASED.equals(item.failureReason()) ? AcknowledgeType.RELEASE : AcknowledgeType.REJECT;
+        return item.released() ? AcknowledgeType.RELEASE : AcknowledgeType.REJECT;
     }
 
     /** The fetch thread gave up on a stalled record: a failure of its delivery (released, dead-lettered or rejected). */
@@ -117,6 +117,7 @@ final class ShareOutcomes implements Consumer<WorkItem> {
 
     private void release(WorkItem item) {
         item.fail(RELEASED, item.failure());
+        item.markReleased();
         decided.accept(item);
     }
 
@@ -127,9 +128,12 @@ final class ShareOutcomes implements Consumer<WorkItem> {
         if (publisher == null) {
             String why = item.decodeError() != null ? "cannot be deserialized"
                     : "failed on delivery " + item.attempt() + " of " + maxAttempts();
-            exceptionHandler.handleException("Record " + item + " " + why + "; it is rejected (no deadLetterTopic)",
-                    item.failure());
-            decided.accept(item);
+            try {
+                exceptionHandler.handleException("Record " + item + " " + why + "; it is rejected (no deadLetterTopic)",
+                        item.failure());
+            } finally {
+                decided.accept(item); // a handler that throws must not leave the record acquired and renewed for ever
+            }
             return;
         }
         ProducerRecord<byte[], byte[]> letter = letters.deadLetter(item, deadLetterTopic, reason, item.failure(),

@@ -11,6 +11,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import dev.kafkafetch.KafkaFetchConstants;
 import dev.kafkafetch.dispatch.WorkItem;
 import dev.kafkafetch.error.LetterPublisher;
+import dev.kafkafetch.error.StallException;
 import dev.kafkafetch.metrics.TaskMetrics;
 import dev.kafkafetch.security.SecretMasker;
 import dev.kafkafetch.window.PartitionState;
@@ -42,6 +43,7 @@ class ShareOutcomesTest {
     private final List<WorkItem> decided = new CopyOnWriteArrayList<>();
     private final List<String> handled = new CopyOnWriteArrayList<>();
     private final DeliveryLimit limit = new DeliveryLimit();
+    private volatile boolean handlerThrows;
     private final PartitionState state = new PartitionState(new TopicPartition("t", 0), -1);
     private long nextOffset;
 
@@ -62,6 +64,9 @@ class ShareOutcomesTest {
             @Override
             public void handleException(String message, Throwable exception) {
                 handled.add(message);
+                if (handlerThrows) {
+                    throw new IllegalStateException("a custom exception handler that throws");
+                }
             }
 
             @Override
@@ -111,6 +116,24 @@ class ShareOutcomesTest {
     }
 
     @Test
+    void aRejectedRecordIsDecidedEvenWhenTheExceptionHandlerThrows() {
+        limit.known(5);
+        handlerThrows = true;
+        ShareOutcomes outcomes = outcomes(null, 2);
+        WorkItem last = failed(2, null);
+
+        try {
+            outcomes.accept(last);
+        } catch (IllegalStateException expected) {
+            // the dispatcher swallows what onDone throws; what matters is that the record reached the fetch thread
+        }
+
+        assertThat(handled).as("the handler was called (and threw)").hasSize(1);
+        assertThat(decided).as("handed to the fetch thread, not held and renewed for ever").containsExactly(last);
+        assertThat(ShareOutcomes.acknowledgeTypeOf(last)).isEqualTo(AcknowledgeType.REJECT);
+    }
+
+    @Test
     void whileTheGroupsLimitIsUnknownTheLowestPossibleOneBoundsTheAttempts() {
         ShareOutcomes outcomes = outcomes(null, 10);
         assertThat(outcomes.maxAttempts()).isEqualTo(DeliveryLimit.LOWEST_POSSIBLE);
@@ -141,6 +164,25 @@ class ShareOutcomesTest {
 
         await().atMost(Duration.ofSeconds(10)).until(() -> decided.size() == 1);
         assertThat(ShareOutcomes.acknowledgeTypeOf(last)).isEqualTo(AcknowledgeType.ACCEPT);
+    }
+
+    @Test
+    void aStalledRecordReleasedForAnotherDeliveryStaysReleasedWhenItsAbandonedWorkerFailsItLate() {
+        limit.known(5);
+        ShareOutcomes outcomes = outcomes(null, 5);
+        WorkItem stalled = new WorkItem(state, 0, 0, 1, 0, 0L, null, null, new RecordHeaders(), null, "v", null);
+
+        // the fetch thread gave up on it (delivery 1 of 5): released, on the way to the fetch thread's acknowledgement
+        outcomes.stalled(stalled, new StallException(stalled, 100, Thread.currentThread()));
+        assertThat(decided).containsExactly(stalled);
+        // then its abandoned worker's route throws, before the fetch thread reads the outcome (what the route's
+        // completion does when it comes between the decision and the acknowledgement)
+        stalled.fail("failed", new IllegalStateException("late"));
+
+        assertThat(ShareOutcomes.acknowledgeTypeOf(stalled))
+                .as("RELEASE, not a REJECT that archives a record with 4 deliveries left")
+                .isEqualTo(AcknowledgeType.RELEASE);
+        assertThat(handled).as("nothing final reported").isEmpty();
     }
 
     @Test
