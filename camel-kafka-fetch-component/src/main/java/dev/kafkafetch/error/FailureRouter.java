@@ -13,6 +13,8 @@ import dev.kafkafetch.metrics.TaskMetrics;
 import org.apache.camel.resume.ConsumerListener;
 import org.apache.camel.spi.ExceptionHandler;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Decides, on the worker that finished a record (or batch), where it goes next, then hands it to the fetch thread:
@@ -34,6 +36,8 @@ import org.apache.kafka.clients.producer.ProducerRecord;
  * was neither processed nor safely handed over (docs/design.md §6).
  */
 public final class FailureRouter implements Consumer<WorkItem> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(FailureRouter.class);
 
     /** How the router reaches its fetch task. */
     public interface TaskSignals {
@@ -140,7 +144,11 @@ public final class FailureRouter implements Consumer<WorkItem> {
                     : item.decodeError() != null ? "could not be deserialized"
                             : "failed " + item.attempt() + " times ("
                               + (rules.retries() != null ? "retryDelays" : "breakOnFirstErrorMaxAttempts") + ")";
-            exceptionHandler.handleException("Record " + item + " " + why + "; it is skipped", item.failure());
+            try {
+                exceptionHandler.handleException("Record " + item + " " + why + "; it is skipped", item.failure());
+            } catch (RuntimeException e) {
+                LOG.warn("The exception handler failed on {} (it is skipped all the same): {}", item, e.toString());
+            }
         }
         if (out.isEmpty()) {
             task.completed(item);

@@ -11,6 +11,8 @@ import dev.kafkafetch.dispatch.WorkItem;
 import org.apache.camel.AsyncCallback;
 import org.apache.camel.Exchange;
 import org.apache.camel.support.DefaultConsumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The processor facades: streaming (one exchange per record) or batch (one exchange whose body is the
@@ -24,6 +26,8 @@ import org.apache.camel.support.DefaultConsumer;
  * cause and is treated as failed.
  */
 public final class RouteItemProcessor implements ItemProcessor {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RouteItemProcessor.class);
 
     private final DefaultConsumer consumer;
     private final ExchangeBuilder builder;
@@ -91,16 +95,26 @@ public final class RouteItemProcessor implements ItemProcessor {
         });
     }
 
+    /** Tells the exception handler; one that throws must not keep the record from finishing (nor its slot). */
+    private void handle(WorkItem item, Exchange exchange, Exception failure) {
+        try {
+            consumer.getExceptionHandler().handleException(
+                    "Error processing " + item + (item.decodeError() != null
+                            ? " (cannot deserialize it; its raw bytes are the body)" : ""),
+                    exchange, failure);
+        } catch (RuntimeException e) {
+            LOG.warn("The exception handler failed on {} (the record counts failed and finished): {}", item,
+                    e.toString());
+        }
+    }
+
     private void finish(WorkItem item, Exchange exchange) {
         try {
             Exception failure = exchange.getException();
             if (failure != null) {
                 item.fail(item.decodeError() != null ? "deserialization" : "failed", failure);
                 if (!failuresHandledElsewhere) {
-                    consumer.getExceptionHandler().handleException(
-                            "Error processing " + item + (item.decodeError() != null
-                                    ? " (cannot deserialize it; its raw bytes are the body)" : ""),
-                            exchange, failure);
+                    handle(item, exchange, failure);
                 }
             }
         } finally {
