@@ -10,8 +10,9 @@ import java.util.TreeMap;
 
 /**
  * The share scenario's tables: per backlog case, each contender's median rate, min–max and share of ideal (slots ×
- * 1000 / route ms), and the median of per-round PAIRED ratios (the headline share contender against classic
- * kafka-fetch, the plain share loop and camel-kafka, each ratio taken within one round), with every round's ratio.
+ * 1000 / route ms), and its ratio to classic kafka-fetch, the plain share loop and camel-kafka: the geometric mean of
+ * per-round PAIRED ratios (each taken within one round) with its 95 % interval ({@link Stats#pairedRatio}, "no
+ * difference" when it contains 1.0), against classic with every round's ratio.
  */
 final class ShareReport {
 
@@ -61,29 +62,34 @@ final class ShareReport {
             sb.append('\n');
         }
         sb.append(String.format(Locale.ROOT, "ideal with %d slots: %,.0f rec/s; one record at a time: %,.0f rec/s."
-                                             + " Ratios are medians of per-round paired ratios (same round, same broker).%n",
+                                             + " Ratios: geometric mean of per-round paired ratios (same round, same"
+                                             + " broker) with its 95 %% t-interval over the rounds.%n",
                 slots, ideal, 1000.0 / sleepMs));
         return sb.toString();
     }
 
-    /** Median of this round's a / b ratios, optionally followed by every round's ratio. */
+    /** The paired ratio a / b with its interval, optionally followed by every round's ratio. */
     private static String paired(Map<String, TreeMap<Integer, Double>> byContender, String a, String b, boolean list) {
         TreeMap<Integer, Double> ra = byContender.get(a);
         TreeMap<Integer, Double> rb = byContender.get(b);
         if (ra == null || rb == null || a.equals(b)) {
             return "-";
         }
+        List<Double> xs = new ArrayList<>();
+        List<Double> ys = new ArrayList<>();
         List<Double> ratios = new ArrayList<>();
         ra.forEach((round, rate) -> {
             Double other = rb.get(round);
             if (other != null && other > 0) {
+                xs.add(rate);
+                ys.add(other);
                 ratios.add(rate / other);
             }
         });
         if (ratios.isEmpty()) {
             return "-";
         }
-        StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "%.2f", median(ratios)));
+        StringBuilder sb = new StringBuilder(Stats.pairedRatio(xs, ys).text());
         if (list) {
             sb.append(" (");
             for (int i = 0; i < ratios.size(); i++) {
