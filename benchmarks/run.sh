@@ -2,7 +2,7 @@
 # Runs the camel-kafka-fetch benchmark harness (see src/main/java/dev/kafkafetch/bench/BenchMain.java).
 #
 #   benchmarks/run.sh                  # every scenario, full counts; results go to src/benchmarks/
-#   benchmarks/run.sh --smoke          # every scenario with tiny counts (< 1 min), results to benchmarks/target/bench-smoke
+#   benchmarks/run.sh --smoke          # every scenario, then the share one, with tiny counts (~2-3 min), results to benchmarks/target/bench-smoke
 #   benchmarks/run.sh --scenarios 1,3 --rounds 5 --bootstrap localhost:9092
 #   benchmarks/run.sh --broker-jvm ... # the broker in a JVM of its own (its CPU apart from the contenders')
 #

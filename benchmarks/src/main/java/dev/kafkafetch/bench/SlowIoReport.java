@@ -35,14 +35,18 @@ final class SlowIoReport {
                                                          + " supply of records fell short; at N: each took longer than"
                                                          + " the route's wait). CPU: this JVM's CPU time per record"
                                                          + " (the broker's included when it runs in the harness"
-                                                         + " JVM).\n\n");
+                                                         + " JVM). Heap: the live set the running contender holds"
+                                                         + " (heap in use after a forced full GC at the window's end,"
+                                                         + " less the same before it started; an in-process broker's"
+                                                         + " growth included).\n\n");
         sb.append("| N | contender | Java ").append(Runtime.version().feature())
-                .append(" rec/s | % of ideal | threads | in route | CPU µs/rec |");
+                .append(" rec/s | % of ideal | threads | in route | CPU µs/rec | heap MB |");
         if (java21) {
-            sb.append(" Java 21+ virtual threads rec/s | % of ideal | platform threads | in route | CPU µs/rec |");
+            sb.append(" Java 21+ virtual threads rec/s | % of ideal | platform threads | in route | CPU µs/rec |"
+                      + " heap MB |");
         }
-        sb.append('\n').append(java21 ? "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"
-                : "|---|---|---:|---:|---:|---:|---:|\n");
+        sb.append('\n').append(java21 ? "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"
+                : "|---|---|---:|---:|---:|---:|---:|---:|\n");
         for (Map.Entry<String, SlowIoRun.Measured[]> row : rows.entrySet()) {
             String[] key = row.getKey().split("\t");
             int n = Integer.parseInt(key[0]);
@@ -60,12 +64,13 @@ final class SlowIoReport {
 
     private static void cells(StringBuilder sb, SlowIoRun.Measured m, double ideal, boolean kafkaFetch, boolean last) {
         if (m == null) {
-            sb.append("– | – | – | – | – |");
+            sb.append("– | – | – | – | – | – |");
         } else {
             String threads = kafkaFetch ? m.workerThreads() + " (" + m.kafkaFetchWorkers() + ")"
                     : Integer.toString(m.workerThreads());
-            sb.append(String.format("%,.0f | %.0f %% | %s | %s | %.0f |", m.rate(), 100 * m.rate() / ideal, threads,
-                    m.meanRunning() < 0 ? "–" : String.format("%,.0f", m.meanRunning()), m.cpuMicrosPerRecord()));
+            sb.append(String.format("%,.0f | %.0f %% | %s | %s | %.0f | %.0f |", m.rate(), 100 * m.rate() / ideal,
+                    threads, m.meanRunning() < 0 ? "–" : String.format("%,.0f", m.meanRunning()),
+                    m.cpuMicrosPerRecord(), m.liveHeapMb()));
         }
         sb.append(last ? "" : " ");
     }

@@ -1,6 +1,7 @@
 package dev.kafkafetch.bench;
 
 import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryMXBean;
 import java.lang.management.ThreadMXBean;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -9,8 +10,8 @@ import com.sun.management.OperatingSystemMXBean;
 /**
  * One measured run of {@link SlowIoScenario}: records/s over a window, the peak of live platform threads, and what
  * explains a shortfall: how many records were in the route on average (below N: the supply of records was short;
- * at N: each record took longer than the route's wait), and the whole JVM's CPU time per record (the broker
- * included when it runs in this JVM).
+ * at N: each record took longer than the route's wait), the whole JVM's CPU time per record (the broker
+ * included when it runs in this JVM), and the heap the running contender holds (its live set).
  */
 final class SlowIoRun {
 
@@ -26,9 +27,12 @@ final class SlowIoRun {
      *                          the window; -1 for the other contenders
      * @param meanInFlight      kafka-fetch: the mean of the records polled and not finished (running or queued)
      * @param cpuMicrosPerRecord this JVM's CPU time over the window per record counted, in microseconds
+     * @param liveHeapMb        the heap in use after a forced full GC at the window's end, less the same before the
+     *                          contender started: what it holds with N records in flight (an in-process broker's
+     *                          own growth included)
      */
     record Measured(double rate, int workerThreads, int kafkaFetchWorkers, double meanRunning, double meanInFlight,
-            double cpuMicrosPerRecord) {
+            double cpuMicrosPerRecord, double liveHeapMb) {
     }
 
     private SlowIoRun() {
@@ -38,6 +42,7 @@ final class SlowIoRun {
             throws Exception {
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         int baseline = threads.getThreadCount();
+        long heapBefore = liveHeap();
         AtomicInteger peak = new AtomicInteger();
         AtomicInteger workers = new AtomicInteger();
         try {
@@ -74,12 +79,20 @@ final class SlowIoRun {
             if (byThread != null) {
                 System.out.print(byThread.report(Math.max(1, counted)));
             }
+            long held = liveHeap() - heapBefore;
             return new Measured(counted / seconds, peak.get(), workers.get(),
                     (double) running / samples, (double) inFlight / samples,
-                    counted == 0 ? 0 : cpu / 1e3 / counted);
+                    counted == 0 ? 0 : cpu / 1e3 / counted, held / 1e6);
         } finally {
             c.stop();
         }
+    }
+
+    /** The heap in use right after a full collection ({@code System.gc()}: a full GC with G1), in bytes. */
+    private static long liveHeap() {
+        MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
+        System.gc();
+        return memory.getHeapMemoryUsage().getUsed();
     }
 
     private static int kafkaFetchWorkers() {

@@ -27,7 +27,7 @@ import dev.kafkafetch.testinfra.Java21Runtime;
  *
  * <pre>
  *   --bootstrap host:port   an existing broker (default: an embedded KRaft broker in this JVM)
- *   --n 1000,4000,10000 --sleep-ms 100 --records 1200000 --keys 100000
+ *   --n 1000,4000,10000 --sleep-ms 100 --records 1200000 --keys 100000 --record-bytes 100
  *   --settle-ms 2000 --window-ms 5000
  *   --max-poll-records 5000 kafka-fetch's maxPollRecords (default: the option's default, 500)
  *   --tag run2              names the results file slow-io-&lt;date&gt;-run2.md
@@ -75,6 +75,7 @@ public final class SlowIoScenario {
         long sleepMs = num("sleep-ms", 100);
         long records = num("records", 1_200_000);
         int keys = (int) num("keys", 100_000);
+        int recordBytes = (int) num("record-bytes", 100);
         long settleMs = num("settle-ms", 2000);
         long windowMs = num("window-ms", 5000);
         Optional<Path> java21 = Java21Runtime.java();
@@ -88,10 +89,11 @@ public final class SlowIoScenario {
             cluster = EmbeddedKafkaCluster.builder().start();
             bootstrap = cluster.bootstrapServers();
         }
-        String setup = String.format("broker %s; 1 partition, %,d records of 100 B with %,d keys; %d ms route; each"
+        String setup = String.format("broker %s; 1 partition, %,d records of %,d B with %,d keys; %d ms route; each"
                                      + " run a fresh group from the start, counted over %d ms from %d ms after its"
                                      + " first record; one round; Java 21+ runtime: %s",
-                cluster != null ? "embedded KRaft (Kafka 4.3.1) in the harness JVM" : bootstrap, records, keys,
+                cluster != null ? "embedded KRaft (Kafka 4.3.1) in the harness JVM" : bootstrap, records, recordBytes,
+                keys,
                 sleepMs, windowMs, settleMs, java21.map(Java21Runtime::describe).orElse("none given"));
         log.println("camel-kafka-fetch slow I/O benchmark — " + Report.machine());
         log.println(setup);
@@ -99,7 +101,7 @@ public final class SlowIoScenario {
         try (KafkaSetup kafka = new KafkaSetup(bootstrap)) {
             String topic = "bench-slow-io-" + Long.toString(System.currentTimeMillis() % 10_000_000, 36);
             kafka.createTopic(topic, 1);
-            kafka.produce(topic, 1, records, 100, keys);
+            kafka.produce(topic, 1, records, recordBytes, keys);
             log("prepared %s: %,d records", topic, records);
             for (int n : ns) {
                 for (Entry e : entries(n)) {
@@ -107,16 +109,17 @@ public final class SlowIoScenario {
                             kafka.bootstrap(), topic,
                             work(e, records, sleepMs), settleMs, windowMs);
                     log("N=%d %s (Java %s): %,.0f rec/s, %d threads (%d kafka-fetch workers), %.0f in route,"
-                        + " %.0f in flight, %.0f us CPU/rec", n, e.label(), Runtime.version().feature(), m.rate(),
-                            m.workerThreads(), m.kafkaFetchWorkers(), m.meanRunning(), m.meanInFlight(),
-                            m.cpuMicrosPerRecord());
+                        + " %.0f in flight, %.0f us CPU/rec, %.0f MB live heap", n, e.label(),
+                            Runtime.version().feature(), m.rate(), m.workerThreads(), m.kafkaFetchWorkers(),
+                            m.meanRunning(), m.meanInFlight(), m.cpuMicrosPerRecord(), m.liveHeapMb());
                     report.add(n, e.label(), false, m);
                     if (java21.isPresent() && "kafka-fetch".equals(e.kind())) {
                         SlowIoRun.Measured v = SlowIoChild.run(java21.get(), kafka.bootstrap(), topic, e, n, sleepMs,
                                 records, settleMs, windowMs, kafkaFetchOptions());
                         log("N=%d %s (Java 21+, virtual threads): %,.0f rec/s, %d platform worker threads, %.0f in"
-                            + " route, %.0f in flight, %.0f us CPU/rec", n, e.label(), v.rate(), v.workerThreads(),
-                                v.meanRunning(), v.meanInFlight(), v.cpuMicrosPerRecord());
+                            + " route, %.0f in flight, %.0f us CPU/rec, %.0f MB live heap", n, e.label(), v.rate(),
+                                v.workerThreads(), v.meanRunning(), v.meanInFlight(), v.cpuMicrosPerRecord(),
+                                v.liveHeapMb());
                         report.add(n, e.label(), true, v);
                     }
                 }
