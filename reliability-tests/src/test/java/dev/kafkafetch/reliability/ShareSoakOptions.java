@@ -30,9 +30,8 @@ record ShareSoakOptions(int partitions, int keys, List<Boolean> childSlots, int 
     }
 
     static final String SCHEME = "kafka-fetch-share:";
-    /** The endpoint's default maxDeliveryAttempts and maxPollRecords. */
+    /** The endpoint's default maxDeliveryAttempts. */
     static final int DEFAULT_MAX_DELIVERY_ATTEMPTS = 5;
-    static final int DEFAULT_MAX_POLL_RECORDS = 500;
     static final int SHUTDOWN_TIMEOUT_MS = 15_000;
 
     int maxMembers() {
@@ -45,9 +44,18 @@ record ShareSoakOptions(int partitions, int keys, List<Boolean> childSlots, int 
                 maxDeliveryAttempts > 0 ? maxDeliveryAttempts : DEFAULT_MAX_DELIVERY_ATTEMPTS);
     }
 
+    /**
+     * The records one share consumer acquires per poll: the combination's, else the endpoint's default, two rounds of
+     * maxConcurrency split over the window's consumers (ShareSettingsFactory.defaultMaxPollRecords; the soak never
+     * lowers maxInFlightRecords under it). It bounds what a kill can leave acquired, so it must not be too low.
+     */
+    int effectiveMaxPollRecords() {
+        return maxPollRecords > 0 ? maxPollRecords : (2 * maxConcurrency + consumersPerWindow - 1) / consumersPerWindow;
+    }
+
     /** The most records one member holds (acquired, not acknowledged): one poll per share consumer. */
     int heldPerMember() {
-        return consumersCount * consumersPerWindow * (maxPollRecords > 0 ? maxPollRecords : DEFAULT_MAX_POLL_RECORDS);
+        return consumersCount * consumersPerWindow * effectiveMaxPollRecords();
     }
 
     /** The share group's configs: where it starts, its acquisition lock and its delivery limit. */
@@ -62,7 +70,7 @@ record ShareSoakOptions(int partitions, int keys, List<Boolean> childSlots, int 
      * shape of the classic options; its other fields are the classic defaults and mean nothing here.
      */
     SoakOptions routeOptions() {
-        int mpr = maxPollRecords > 0 ? maxPollRecords : DEFAULT_MAX_POLL_RECORDS;
+        int mpr = effectiveMaxPollRecords();
         return new SoakOptions(partitions, keys, childSlots, initialMembers, consumersCount, "share", maxConcurrency,
                 ordering, false, 0, false, 0, "none", 0, 0, true, deadLetterTopic, 0, 0, mpr, mpr, workMs,
                 SoakOptions.Extra.DEFAULTS);

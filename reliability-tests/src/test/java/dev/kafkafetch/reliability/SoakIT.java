@@ -76,7 +76,7 @@ class SoakIT {
      * per window, the default since issue 22, under a stop and a kill on the last allowed delivery.
      */
     static final long[] SHARE_CI_SEEDS = {
-        8240129909623686225L, // limit 2, two stops of the only member, 500 per poll one at a time: released twice
+        8240129909623686225L, // limit 2, two stops of the only member, one at a time: released twice (500 per poll then)
         4068334834055037804L, // limit 2, a child SIGKILLed twice, dead letters: unsaveable records, kill duplicates
         1849550734806845346L, // KEY, a member suspended while a child works, then a broker restart: refused acks
         7803885965037502360L, // KEY, two members restarted, poison rejected: a last delivery in the client's buffer
