@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import dev.kafkafetch.dispatch.Ordering;
 import dev.kafkafetch.window.PartitionState;
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
@@ -150,12 +151,15 @@ final class ConsumerPauses {
      * records that wait, and stall every other partition behind the task-wide pause. Resumes it once it holds half its
      * share, unless the task, a retry letter or an operator pauses it. A task with one partition has only the task's.
      * <p>
-     * A partition is paused alone only while a slot is idle ({@code slotIdle}): that is when records wait for their
-     * lane, not for a slot, and the other partitions' records could use the idle slots. With every slot busy they could
-     * not start anyway, and pausing partitions one by one only breaks up the consumer's fetches (a fast route on four
-     * partitions at maxConcurrency 1 lost about 40 % of its rate to it); the task-wide pause then bounds the window.
+     * A partition is newly paused alone only when {@code pauseAlone} ({@link #mayPauseAlone}): with KEY ordering
+     * always, as a key's lane holds its records up whatever the slots (a hot key fills the window while the other
+     * keys keep every slot busy, and by the time slots are idle the task-wide pause holds every partition behind it);
+     * with PARTITION ordering only while a slot is idle. There, with every slot busy, the other partitions' records
+     * could not start anyway, and pausing partitions one by one only breaks up the consumer's fetches (a fast route on
+     * four partitions at maxConcurrency 1 lost about 40 % of its rate to it); the task-wide pause then bounds the
+     * window.
      */
-    void balance(int maxHeld, int pollSize, boolean slotIdle) {
+    void balance(int maxHeld, int pollSize, boolean pauseAlone) {
         int share = assigned.size() < 2 ? Integer.MAX_VALUE
                 : Math.max(pollSize, (maxHeld - pollSize) / assigned.size());
         for (Iterator<TopicPartition> it = overShare.iterator(); it.hasNext();) {
@@ -170,7 +174,7 @@ final class ConsumerPauses {
                 }
             }
         }
-        if (!slotIdle) {
+        if (!pauseAlone) {
             return;
         }
         List<TopicPartition> pause = null;
@@ -187,6 +191,11 @@ final class ConsumerPauses {
             LOG.debug("Fetch task {}: {} paused, each holds more than its share ({}) of the window", taskName, pause,
                     share);
         }
+    }
+
+    /** Whether {@link #balance} may newly pause a partition alone: always with KEY ordering, else while a slot is idle. */
+    static boolean mayPauseAlone(Ordering ordering, int running, int maxConcurrency) {
+        return ordering == Ordering.KEY || running < maxConcurrency;
     }
 
     /** Why the partition is paused (the strongest reason), null when it is not. */

@@ -162,12 +162,13 @@ final class TaskParts {
     }
 
     /**
-     * pauses a partition that holds more than its share while a slot is idle, and every one while the window is full;
-     * resumes them
+     * pauses a partition that holds more than its share (with KEY ordering, or while a slot is idle), and every one
+     * while the window is full; resumes them
      */
     private void applyBackPressure(TaskSettings settings) {
         partitions.pauses().balance(settings.maxInFlightRecords(), settings.maxPollRecords(),
-                dispatcher.load().running() < settings.maxConcurrency());
+                ConsumerPauses.mayPauseAlone(settings.ordering(), dispatcher.load().running(),
+                        settings.maxConcurrency()));
         int heldRecords = partitions.held();
         metrics.held(heldRecords);
         boolean was = completions.paused();

@@ -330,6 +330,15 @@ class PartitionStatesTest {
     }
 
     @Test
+    void withKeyOrderingAPartitionMayBePausedAloneWhateverTheSlotsElseOnlyWhileOneIsIdle() {
+        // KEY: a hot key's records wait for their lane while the other keys keep every slot busy
+        assertThat(ConsumerPauses.mayPauseAlone(Ordering.KEY, 64, 64)).isTrue();
+        assertThat(ConsumerPauses.mayPauseAlone(Ordering.PARTITION, 1, 1)).isFalse();
+        assertThat(ConsumerPauses.mayPauseAlone(Ordering.PARTITION, 0, 1)).isTrue();
+        assertThat(ConsumerPauses.mayPauseAlone(Ordering.UNORDERED, 4, 4)).isFalse();
+    }
+
+    @Test
     void aPartitionBackUnderItsShareStaysPausedWhileAnOperatorOrARetryHoldsIt() {
         create(TaskSettingsBuilder.taskSettings().maxInFlightRecords(100).maxPollRecords(10).build());
         states.onPartitionsAssigned(List.of(P0, P1));
