@@ -330,7 +330,9 @@ public final class Dispatcher {
     /**
      * Runs the item and, while the route completes on this thread, the next ready ones on the same thread. Camel may
      * report a completion as asynchronous even when it happened on the calling thread (its reactive executor does):
-     * such a completion is treated as synchronous, so a plain route costs no thread hop per record.
+     * such a completion, while process() is still running, is treated as synchronous, so a plain route costs no
+     * thread hop per record. A completion that comes later on this thread (another record's route completing it, as
+     * a processor that completes a batch of exchanges does) finishes the record like one from any other thread.
      */
     private void runFrom(WorkItem first) {
         Thread self = Thread.currentThread();
@@ -338,6 +340,7 @@ public final class Dispatcher {
         while (item != null) {
             final WorkItem current = item;
             current.doneHere = false;
+            current.inProcess = true;
             current.worker = self;
             current.startedAtNanos = System.nanoTime();
             boolean sync;
@@ -346,7 +349,7 @@ public final class Dispatcher {
                     if (doneSync) {
                         return;
                     }
-                    if (Thread.currentThread() == self && !current.doneHere) {
+                    if (Thread.currentThread() == self && current.inProcess) {
                         current.doneHere = true; // still inside process() on this thread: the loop carries on
                         return;
                     }
@@ -360,6 +363,7 @@ public final class Dispatcher {
                 current.fail("failed", t instanceof Exception ? (Exception) t : new RuntimeException(t));
                 sync = true;
             }
+            current.inProcess = false; // a completion on this thread from now on is a late one
             item = sync || current.doneHere ? complete(current) : null;
         }
     }

@@ -64,8 +64,13 @@ public final class WorkItem {
     boolean inRunning;
     /** When it took its slot (System.nanoTime()), guarded by the dispatcher's lock. */
     long runningSinceNanos;
-    /** Set by the worker running it when Camel reported completion on that same thread (read by that thread only). */
+    /**
+     * Set by the worker running it when Camel reported completion on that same thread inside process() (read by that
+     * thread only).
+     */
     boolean doneHere;
+    /** True while the worker running it is inside process() (written and read by that thread only). */
+    boolean inProcess;
     volatile long startedAtNanos;
     volatile Thread worker;
     /** Why the record is finished without success: null when it succeeded or was handled. */

@@ -1,6 +1,7 @@
 package dev.kafkafetch.dispatch;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -299,5 +300,41 @@ class DispatcherTest {
         blocking.release.countDown();
         await().until(() -> done.get() == 2);
         assertThat(blocking.startedOffsets).containsExactly(1L, 3L);
+    }
+
+    /**
+     * A processor that completes a batch of exchanges when the batch fills (here two) completes the first one from the
+     * second one's route, on whatever thread runs it: with one worker thread, the thread that ran the first record.
+     * That completion comes after the first record's process() returned, so it finishes the record (its slot comes
+     * back) like a completion from any other thread.
+     */
+    @Test
+    void aLaterCompletionOnTheThreadThatRanTheRecordFinishesIt() {
+        ExecutorService oneThread = Executors.newSingleThreadExecutor();
+        try {
+            List<AsyncCallback> batch = new ArrayList<>();
+            List<Thread> completedOn = new CopyOnWriteArrayList<>();
+            List<Long> done = new CopyOnWriteArrayList<>();
+            ItemProcessor batching = (item, callback) -> {
+                batch.add(callback);
+                if (batch.size() == 2) {
+                    completedOn.add(Thread.currentThread());
+                    List<AsyncCallback> full = List.copyOf(batch);
+                    batch.clear();
+                    full.forEach(c -> c.done(false));
+                }
+                return false;
+            };
+            Dispatcher dispatcher = new Dispatcher(Ordering.UNORDERED, true, 2, 2, oneThread, batching,
+                    i -> done.add(i.offset()));
+            PartitionState s = new PartitionState(new TopicPartition("t", 0), -1);
+            dispatcher.submitAll(List.of(item(s, 1, "a"), item(s, 2, "b")));
+            await().until(() -> completedOn.size() == 1);
+            await().atMost(Duration.ofSeconds(5)).until(() -> done.size() == 2);
+            assertThat(done).containsExactlyInAnyOrder(1L, 2L);
+            await().until(() -> dispatcher.load().running() == 0);
+        } finally {
+            oneThread.shutdownNow();
+        }
     }
 }
