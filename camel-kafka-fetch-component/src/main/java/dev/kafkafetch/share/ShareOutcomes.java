@@ -131,9 +131,12 @@ final class ShareOutcomes implements Consumer<WorkItem> {
             try {
                 exceptionHandler.handleException("Record " + item + " " + why + "; it is rejected (no deadLetterTopic)",
                         item.failure());
-            } finally {
-                decided.accept(item); // a handler that throws must not leave the record acquired and renewed for ever
+            } catch (RuntimeException e) {
+                // a handler that throws must neither leave the record acquired and renewed for ever nor, on the
+                // fetch thread (a record that cannot be deserialized, a stall), end the task's poll or leave
+                LOG.warn("The exception handler failed on {} (the record is rejected): {}", item, e.toString());
             }
+            decided.accept(item);
             return;
         }
         ProducerRecord<byte[], byte[]> letter = letters.deadLetter(item, deadLetterTopic, reason, item.failure(),
