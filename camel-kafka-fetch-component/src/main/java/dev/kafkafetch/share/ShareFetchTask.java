@@ -339,6 +339,7 @@ public final class ShareFetchTask implements FetchTask {
             records = ConsumerRecords.empty(); // a stop request: the loop looks at it
         } catch (RuntimeException e) {
             metrics.pollFailed();
+            intake.pollFailed();
             PollOnError action = pollErrors.handle(e);
             if (action == PollOnError.STOP || action == PollOnError.RECONNECT) {
                 return action;

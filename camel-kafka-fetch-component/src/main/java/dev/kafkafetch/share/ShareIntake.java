@@ -89,6 +89,11 @@ final class ShareIntake {
         return fetchOutstanding;
     }
 
+    /** A poll failed: it may have fetched first, and what that fetch acquired waits in the client's buffer. */
+    void pollFailed() {
+        fetchOutstanding = true;
+    }
+
     /** When the records held must be renewed (epoch ms). */
     long renewAtMs() {
         return renewAtMs;

@@ -26,8 +26,8 @@ import org.slf4j.LoggerFactory;
  * give-back then, an explicit RELEASE, the close or a lock timeout, makes the broker archive it: ShareBrokerReleaseIT);
  * running records keep their locks renewed while they finish, within shutdownTimeout, and are
  * acknowledged with their outcome; the acknowledgements are committed before the consumer closes, and an interrupt
- * (a forced shutdown) ends only the wait, never that last commit. What still runs at the deadline is given back by the
- * close. Afterwards the task holds nothing.
+ * (a forced shutdown) ends only the wait, never that last commit. A poll that fails meanwhile is reported and the leave
+ * goes on. What still runs at the deadline is given back by the close. Afterwards the task holds nothing.
  */
 final class ShareLeave {
 
@@ -39,6 +39,10 @@ final class ShareLeave {
      * fetch the broker has answered to arrive, short enough not to hold up a stop.
      */
     static final long TAKE_IN_POLL_MS = 200;
+    /** Failed polls after which the leave stops trying to take in what the client may hold. */
+    private static final int MAX_TAKE_IN_FAILURES = 3;
+    /** Wakeups one poll outlasts (each is one-shot: a stop, a suspend, a second stop request). */
+    private static final int MAX_WAKEUPS = 3;
 
     private final String threadName;
     private final ShareSettings settings;
@@ -50,6 +54,7 @@ final class ShareLeave {
     private final ShareCompletions completions;
     private final TaskMetrics metrics;
     private final LongConsumer publishSnapshot;
+    private int failedPolls;
 
     ShareLeave(String threadName, ShareSettings settings, HeldRecords held, ShareIntake intake, Dispatcher dispatcher,
                StallDetector stalls, DeliveryLimit limit, ShareCompletions completions, TaskMetrics metrics,
@@ -73,6 +78,7 @@ final class ShareLeave {
      * again, or archives them if that was their last delivery).
      */
     void close(ShareClient client) {
+        failedPolls = 0;
         giveBackNotStarted();
         long deadline = System.currentTimeMillis() + settings.shutdownTimeoutMs();
         try {
@@ -87,6 +93,12 @@ final class ShareLeave {
                     }
                     // what the client acquired after the last poll would be given back by the close: take it in
                     ConsumerRecords<byte[], byte[]> late = poll(client, Math.min(TAKE_IN_POLL_MS, deadline - now));
+                    if (late == null) {
+                        if (failedPolls < MAX_TAKE_IN_FAILURES) {
+                            continue; // an error a poll reports once (and clears): the next may take the records in
+                        }
+                        break; // nothing is held: what the client may hold goes back with the close
+                    }
                     intake.take(late, now, true);
                     if (late.isEmpty()) {
                         break;
@@ -100,11 +112,14 @@ final class ShareLeave {
                     stalls.check(System.currentTimeMillis());
                     long start = System.currentTimeMillis();
                     if (held.inClient() > 0 && start >= intake.renewAtMs() && intake.renew(start)) {
-                        intake.take(poll(client, 0), start, true);
+                        take(poll(client, 0), start);
                     }
                 } else {
                     intake.expireRenewals(now);
-                    intake.take(poll(client, RENEWING_POLL_MS), now, true);
+                    if (!take(poll(client, RENEWING_POLL_MS), now)) {
+                        // a poll failed: wait as a poll would before the next (outcomes end the wait)
+                        intake.awaitOutcomes(now, Math.min(now + RENEWING_POLL_MS, deadline));
+                    }
                 }
                 publishSnapshot.accept(System.currentTimeMillis());
             }
@@ -136,15 +151,41 @@ final class ShareLeave {
     }
 
     /**
-     * A poll while leaving; a wakeup (a second stop request, a suspend during a stop) is one-shot, so the poll is made
-     * once more rather than ending the wait for running records.
+     * A poll while leaving, or null when it failed. A wakeup (a second stop request, a suspend during a stop) is
+     * one-shot, so the poll is made again; a failed poll is counted (the first one reported) and the leave goes on
+     * (bounded by shutdownTimeout), as ending it would give back, and so archive, the records on their last delivery.
      */
-    private static ConsumerRecords<byte[], byte[]> poll(ShareClient client, long timeoutMs) {
+    private ConsumerRecords<byte[], byte[]> poll(ShareClient client, long timeoutMs) {
         try {
-            return client.poll(timeoutMs);
-        } catch (WakeupException e) {
-            return client.poll(timeoutMs);
+            for (int wakeups = 0;; wakeups++) {
+                try {
+                    return client.poll(timeoutMs);
+                } catch (WakeupException e) {
+                    if (wakeups == MAX_WAKEUPS) {
+                        throw e;
+                    }
+                }
+            }
+        } catch (RuntimeException e) {
+            metrics.pollFailed();
+            intake.pollFailed();
+            if (failedPolls++ == 0) {
+                metrics.error(e);
+                LOG.warn("Share fetch task {}: a poll failed while leaving the share group; records still held finish"
+                         + " first: {}",
+                        threadName, e.toString());
+            }
+            return null;
         }
+    }
+
+    /** Takes in what a poll returned; false when the poll failed. */
+    private boolean take(ConsumerRecords<byte[], byte[]> records, long acquiredAtMs) {
+        if (records == null) {
+            return false;
+        }
+        intake.take(records, acquiredAtMs, true);
+        return true;
     }
 
     /**

@@ -33,7 +33,7 @@ import org.apache.kafka.common.metrics.KafkaMetric;
  * time, fired once by whichever consumer makes the call first: on the next {@code commitSync} (a lock renewal's
  * commit: optionally first waiting, so the acquisition lock runs out and the broker refuses the renewal, then throwing
  * after the real commit, so its per-partition results are lost) or on the next zero-time {@code poll} (the renewal's
- * poll), or on the next poll that returns a record on a given delivery (the records are kept back, as a fetch answered
+ * poll; or only the one made while its member leaves the group), or on the next poll that returns a record on a given delivery (the records are kept back, as a fetch answered
  * after the poll gave up leaves them in the client's buffer, and the poll waits for a wakeup and throws as a woken
  * poll does; the next poll returns them). {@link #fired()} tells the test that its premise happened.
  */
@@ -42,9 +42,14 @@ public final class ShareFaults implements KafkaClientFactory {
     private record CommitFault(long delayMs, RuntimeException thrown) {
     }
 
+    private record KeepBackFault(int delivery, RuntimeException thrown) {
+    }
+
     private final AtomicReference<CommitFault> commitFault = new AtomicReference<>();
     private final AtomicReference<RuntimeException> zeroPollFault = new AtomicReference<>();
+    private final AtomicReference<RuntimeException> leavingZeroPollFault = new AtomicReference<>();
     private final AtomicInteger keepBackDelivery = new AtomicInteger();
+    private final AtomicReference<KeepBackFault> keepBackFault = new AtomicReference<>();
     private final AtomicInteger fired = new AtomicInteger();
     private final AtomicInteger adminFailures = new AtomicInteger();
 
@@ -58,12 +63,25 @@ public final class ShareFaults implements KafkaClientFactory {
         zeroPollFault.set(thrown);
     }
 
+    /** The next zero-time poll made while a member leaves its group (called from the task's ShareLeave) throws. */
+    public void armLeavingZeroPoll(RuntimeException thrown) {
+        leavingZeroPollFault.set(thrown);
+    }
+
     /**
      * The next poll returning a record on delivery {@code delivery} (or later) keeps its records back until the
      * consumer is woken up (a stop), throws as a woken poll does, and returns them from the poll after.
      */
     public void armKeepBack(int delivery) {
         keepBackDelivery.set(delivery);
+    }
+
+    /**
+     * The next poll returning a record on delivery {@code delivery} (or later) keeps its records back and throws
+     * {@code thrown} at once (a poll that failed after its fetch was answered); the next poll returns them.
+     */
+    public void armKeepBackAndFail(int delivery, RuntimeException thrown) {
+        keepBackFault.set(new KeepBackFault(delivery, thrown));
     }
 
     /** The next {@code times} admin clients cannot be created (as when the brokers refuse or cannot be reached). */
@@ -116,6 +134,13 @@ public final class ShareFaults implements KafkaClientFactory {
                 keptBack = null;
                 return records;
             }
+            if (timeout.isZero() && leaving()) {
+                RuntimeException fault = leavingZeroPollFault.getAndSet(null);
+                if (fault != null) {
+                    fired.incrementAndGet();
+                    throw fault;
+                }
+            }
             if (timeout.isZero()) {
                 RuntimeException fault = zeroPollFault.getAndSet(null);
                 if (fault != null) {
@@ -124,6 +149,12 @@ public final class ShareFaults implements KafkaClientFactory {
                 }
             }
             ConsumerRecords<byte[], byte[]> records = real.poll(timeout);
+            KeepBackFault failing = keepBackFault.get();
+            if (failing != null && reaches(records, failing.delivery()) && keepBackFault.compareAndSet(failing, null)) {
+                keptBack = records;
+                fired.incrementAndGet();
+                throw failing.thrown();
+            }
             int delivery = keepBackDelivery.get();
             if (delivery > 0 && reaches(records, delivery) && keepBackDelivery.compareAndSet(delivery, 0)) {
                 keptBack = records;
@@ -136,6 +167,12 @@ public final class ShareFaults implements KafkaClientFactory {
                 throw new WakeupException();
             }
             return records;
+        }
+
+        /** Whether this poll is the member's leave's (its caller is the share task's ShareLeave). */
+        private static boolean leaving() {
+            return StackWalker.getInstance()
+                    .walk(frames -> frames.anyMatch(f -> f.getClassName().endsWith(".ShareLeave")));
         }
 
         private static boolean reaches(ConsumerRecords<byte[], byte[]> records, int delivery) {
