@@ -3,17 +3,13 @@ package dev.kafkafetch.it.share;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Properties;
 
 import dev.kafkafetch.testinfra.KafkaTestSupport;
-import org.apache.kafka.clients.admin.AlterConfigOp;
-import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.consumer.AcknowledgeType;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaShareConsumer;
-import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.Test;
 
@@ -35,10 +31,7 @@ class ShareBrokerReleaseIT extends ShareITSupport {
         String group = KafkaTestSupport.uniqueName("sg");
         kafka.createTopic(topic, 1);
         prepareGroup(group, 0);
-        kafka.admin().incrementalAlterConfigs(Map.of(new ConfigResource(ConfigResource.Type.GROUP, group),
-                List.of(new AlterConfigOp(new ConfigEntry("share.delivery.count.limit", "2"),
-                        AlterConfigOp.OpType.SET))))
-                .all().get();
+        deliveryLimit(group, 2);
         kafka.produce(topic, 0, "k", "released", null);
         kafka.produce(topic, 0, "k", "closed", null);
 

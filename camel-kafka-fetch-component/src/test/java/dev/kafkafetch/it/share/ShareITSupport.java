@@ -63,6 +63,14 @@ public abstract class ShareITSupport extends KafkaFetchITSupport {
                 .all().get();
     }
 
+    /** Sets the group's share.delivery.count.limit: delivery {@code limit} is a record's last. */
+    protected static void deliveryLimit(String group, int limit) throws Exception {
+        kafka.admin().incrementalAlterConfigs(Map.of(new ConfigResource(ConfigResource.Type.GROUP, group),
+                List.of(new AlterConfigOp(new ConfigEntry("share.delivery.count.limit", Integer.toString(limit)),
+                        AlterConfigOp.OpType.SET))))
+                .all().get();
+    }
+
     /** The share consumer of the context's only route. */
     protected static KafkaFetchShareConsumer shareConsumer(CamelContext context) {
         for (Route route : context.getRoutes()) {

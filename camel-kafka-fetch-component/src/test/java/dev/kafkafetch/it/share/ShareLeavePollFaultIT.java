@@ -11,10 +11,7 @@ import dev.kafkafetch.share.KafkaFetchShareConsumer;
 import dev.kafkafetch.testinfra.KafkaTestSupport;
 import org.apache.camel.CamelContext;
 import org.apache.camel.builder.RouteBuilder;
-import org.apache.kafka.clients.admin.AlterConfigOp;
-import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.common.KafkaException;
-import org.apache.kafka.common.config.ConfigResource;
 import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
 
@@ -36,10 +33,7 @@ class ShareLeavePollFaultIT extends ShareITSupport {
         String group = KafkaTestSupport.uniqueName("sg");
         kafka.createTopic(topic, 1);
         prepareGroup(group, 2000);
-        kafka.admin().incrementalAlterConfigs(Map.of(new ConfigResource(ConfigResource.Type.GROUP, group),
-                List.of(new AlterConfigOp(new ConfigEntry("share.delivery.count.limit", "2"),
-                        AlterConfigOp.OpType.SET))))
-                .all().get();
+        deliveryLimit(group, 2);
         List<String> produced = kafka.produceIds(topic, 2, "k", 2);
         String slow = produced.get(0);
         Map<String, List<Integer>> deliveries = new ConcurrentHashMap<>();

@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -21,10 +20,7 @@ import dev.kafkafetch.testinfra.KafkaTestSupport;
 import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
 import org.apache.camel.builder.RouteBuilder;
-import org.apache.kafka.clients.admin.AlterConfigOp;
-import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.common.config.ConfigResource;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -199,10 +195,7 @@ class SharePausableIT extends ShareITSupport {
         String dlt = topic + ".dlt";
         String group = oneTopicAndGroup(topic);
         kafka.createTopic(dlt, 1);
-        kafka.admin().incrementalAlterConfigs(Map.of(new ConfigResource(ConfigResource.Type.GROUP, group),
-                List.of(new AlterConfigOp(new ConfigEntry("share.delivery.count.limit", "2"),
-                        AlterConfigOp.OpType.SET))))
-                .all().get();
+        deliveryLimit(group, 2);
         List<String> produced = kafka.produceIds(topic, 24, "f", 24);
         Service service = new Service(4); // down for good after 4 records
         AtomicInteger pauses = new AtomicInteger();

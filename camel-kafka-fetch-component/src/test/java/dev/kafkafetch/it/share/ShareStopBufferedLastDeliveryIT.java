@@ -11,10 +11,7 @@ import dev.kafkafetch.share.KafkaFetchShareConstants;
 import dev.kafkafetch.testinfra.KafkaTestSupport;
 import org.apache.camel.CamelContext;
 import org.apache.camel.builder.RouteBuilder;
-import org.apache.kafka.clients.admin.AlterConfigOp;
-import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.common.config.ConfigResource;
 import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
 
@@ -38,10 +35,7 @@ class ShareStopBufferedLastDeliveryIT extends ShareITSupport {
         kafka.createTopic(topic, 1);
         kafka.createTopic(dlt, 1);
         prepareGroup(group, 0);
-        kafka.admin().incrementalAlterConfigs(Map.of(new ConfigResource(ConfigResource.Type.GROUP, group),
-                List.of(new AlterConfigOp(new ConfigEntry("share.delivery.count.limit", "2"),
-                        AlterConfigOp.OpType.SET))))
-                .all().get();
+        deliveryLimit(group, 2);
         List<String> produced = kafka.produceIds(topic, 4, "k", 4);
         String failing = produced.get(0);
         ShareFaults faults = new ShareFaults();

@@ -11,9 +11,6 @@ import dev.kafkafetch.share.KafkaFetchShareConstants;
 import dev.kafkafetch.testinfra.KafkaTestSupport;
 import org.apache.camel.CamelContext;
 import org.apache.camel.builder.RouteBuilder;
-import org.apache.kafka.clients.admin.AlterConfigOp;
-import org.apache.kafka.clients.admin.ConfigEntry;
-import org.apache.kafka.common.config.ConfigResource;
 import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
 
@@ -34,10 +31,7 @@ class ShareStopLastDeliveryIT extends ShareITSupport {
         String group = KafkaTestSupport.uniqueName("sg");
         kafka.createTopic(topic, 1);
         prepareGroup(group, 0);
-        kafka.admin().incrementalAlterConfigs(Map.of(new ConfigResource(ConfigResource.Type.GROUP, group),
-                List.of(new AlterConfigOp(new ConfigEntry("share.delivery.count.limit", "2"),
-                        AlterConfigOp.OpType.SET))))
-                .all().get();
+        deliveryLimit(group, 2);
         List<String> produced = kafka.produceIds(topic, 12, "k", 12);
         // one share consumer per window (consumersPerWindow=1): the premise is about one consumer's own records
         String uri = shareUri(topic, group, "maxPollRecords=12&maxConcurrency=1&consumersPerWindow=1");

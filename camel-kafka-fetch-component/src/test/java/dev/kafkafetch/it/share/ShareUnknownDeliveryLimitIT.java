@@ -12,10 +12,7 @@ import dev.kafkafetch.share.KafkaFetchShareConsumer;
 import dev.kafkafetch.testinfra.KafkaTestSupport;
 import org.apache.camel.CamelContext;
 import org.apache.camel.builder.RouteBuilder;
-import org.apache.kafka.clients.admin.AlterConfigOp;
-import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.common.config.ConfigResource;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -39,10 +36,7 @@ class ShareUnknownDeliveryLimitIT extends ShareITSupport {
         kafka.createTopic(topic, 1);
         kafka.createTopic(dlt, 1);
         prepareGroup(group, 0);
-        kafka.admin().incrementalAlterConfigs(Map.of(new ConfigResource(ConfigResource.Type.GROUP, group),
-                List.of(new AlterConfigOp(new ConfigEntry("share.delivery.count.limit", "2"),
-                        AlterConfigOp.OpType.SET))))
-                .all().get();
+        deliveryLimit(group, 2);
         ShareFaults faults = new ShareFaults();
         faults.failAdmin(1); // the read when the member connects
         Map<String, List<Integer>> deliveries = new ConcurrentHashMap<>();
