@@ -1,6 +1,7 @@
 package dev.kafkafetch.bench;
 
 import java.util.List;
+import java.util.concurrent.ScheduledExecutorService;
 
 import dev.kafkafetch.KafkaFetchConsumer;
 import dev.kafkafetch.metrics.TaskSnapshot;
@@ -14,6 +15,7 @@ import org.apache.camel.impl.engine.PooledExchangeFactory;
 import org.apache.camel.impl.engine.PooledProcessorExchangeFactory;
 import org.apache.camel.model.ProcessorDefinition;
 import org.apache.camel.model.RouteDefinition;
+import org.apache.camel.spi.ThreadPoolProfile;
 
 /**
  * kafka-fetch or camel-kafka behind the same route shape: {@code from(uri).process(work)}, optionally with an
@@ -41,7 +43,9 @@ final class CamelRouteContender implements Contender {
 
     /**
      * @param asyncDelayMs &gt; 0: the route waits this long asynchronously ({@code delay(ms).asyncDelayed()}, giving its
-     *                     thread back) before the work
+     *                     thread back) before the work, on a delayer whose queue is unbounded: Camel's default one
+     *                     holds 1,000 and delays every exchange beyond that by sleeping on the calling thread, a
+     *                     blocking route in disguise
      */
     CamelRouteContender(ContenderSpec spec, String extraOptions, long asyncDelayMs) {
         this.spec = spec;
@@ -92,7 +96,8 @@ final class CamelRouteContender implements Contender {
             @Override
             public void configure() {
                 RouteDefinition route = from(uri).routeId(ROUTE_ID).autoStartup(false);
-                ProcessorDefinition<?> steps = asyncDelayMs > 0 ? route.delay(asyncDelayMs).asyncDelayed() : route;
+                ProcessorDefinition<?> steps = asyncDelayMs > 0
+                        ? route.delay(asyncDelayMs).asyncDelayed().executorService(unboundedDelayer(camel)) : route;
                 steps.process(exchange -> {
                     if (spec.isBatching()) {
                         // batching: the body is the poll's list of per-record exchanges
@@ -124,6 +129,14 @@ final class CamelRouteContender implements Contender {
         camel.start();
         startNanos = System.nanoTime();
         camel.getRouteController().startRoute(ROUTE_ID);
+    }
+
+    /** Camel's delayer threads (10, as by default), with no bound on the exchanges waiting for them. */
+    static ScheduledExecutorService unboundedDelayer(CamelContext camel) {
+        ThreadPoolProfile profile = new ThreadPoolProfile("unboundedDelay");
+        profile.setPoolSize(10);
+        profile.setMaxQueueSize(0);
+        return camel.getExecutorServiceManager().newScheduledThreadPool(camel, "Delay", profile);
     }
 
     @Override
