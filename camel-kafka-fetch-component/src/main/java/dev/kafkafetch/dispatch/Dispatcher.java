@@ -364,6 +364,9 @@ public final class Dispatcher {
                 sync = true;
             }
             current.inProcess = false; // a completion on this thread from now on is a late one
+            if (!sync && !current.doneHere) {
+                current.leftForAsyncStep(); // this thread is no longer the record's (console, stall reports)
+            }
             item = sync || current.doneHere ? complete(current) : null;
         }
     }

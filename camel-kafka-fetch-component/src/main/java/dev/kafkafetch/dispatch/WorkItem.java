@@ -72,7 +72,10 @@ public final class WorkItem {
     /** True while the worker running it is inside process() (written and read by that thread only). */
     boolean inProcess;
     volatile long startedAtNanos;
+    /** The thread running it now; null before a worker picks it up, in an asynchronous step, and once finished. */
     volatile Thread worker;
+    /** Set by its worker when process() returned before the route completed it: no thread runs it meanwhile. */
+    volatile boolean inAsyncStep;
     /** Why the record is finished without success: null when it succeeded or was handled. */
     private volatile Exception failure;
     private volatile String failureReason;
@@ -249,6 +252,17 @@ public final class WorkItem {
 
     public Thread worker() {
         return worker;
+    }
+
+    /** Its worker's thread went back while the route goes on asynchronously. */
+    void leftForAsyncStep() {
+        inAsyncStep = true;
+        worker = null;
+    }
+
+    /** True once the route went on asynchronously (process() returned before completing it): no thread holds it. */
+    public boolean inAsyncStep() {
+        return inAsyncStep;
     }
 
     public Exception failure() {

@@ -68,7 +68,10 @@ public final class StallDetector {
             if (startedAt == 0 || TimeUnit.NANOSECONDS.toMillis(nowNanos - startedAt) < stallTimeoutMs) {
                 continue;
             }
-            StallException stall = new StallException(item, stallTimeoutMs, item.worker());
+            if (item.stallReported() && giveUp == null) {
+                continue; // reported once; a stack trace per check would cost every stalled worker a safepoint
+            }
+            StallException stall = new StallException(item, stallTimeoutMs, item.worker(), item.inAsyncStep());
             if (!item.stallReported()) {
                 item.markStallReported();
                 metrics.stalled();

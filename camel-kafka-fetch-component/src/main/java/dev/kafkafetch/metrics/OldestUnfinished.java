@@ -8,13 +8,13 @@ package dev.kafkafetch.metrics;
  * @param key           its key as text (at most {@value #MAX_KEY_LENGTH} characters), null when it has none
  * @param attempt       its delivery attempt (1 on the first delivery)
  * @param state         {@code queued} (waiting for a slot or its lane), {@code held} (its partition is paused by an
- *                      operator), {@code starting} (handed to a worker thread), {@code running}, {@code batched} (in a batch), {@code completing} (done, being
+ *                      operator), {@code starting} (handed to a worker thread), {@code running}, {@code async} (in an asynchronous step of the route: no thread holds it), {@code batched} (in a batch), {@code completing} (done, being
  *                      marked finished), {@code dead-lettering} (its dead or retry letter is not acknowledged yet),
  *                      {@code stalled} (given up on, being dead-lettered) or {@code dropped} (waiting to be polled
  *                      again after a seek back); {@code unknown} when the task does not hold it any more
  * @param ageMs         how long since the task polled it
  * @param runningMs     how long it has been in the route, 0 when it is not running
- * @param thread        the worker thread running it, null when it is not running
+ * @param thread        the worker thread running it, null when it is not running or in an asynchronous step
  * @param threadState   that thread's state ({@code RUNNABLE}, {@code WAITING}, {@code TIMED_WAITING},
  *                      {@code BLOCKED}), null when it is not running
  * @param waitingBehind with {@code ordering=KEY}: records of its key lane queued behind it; -1 with other orderings

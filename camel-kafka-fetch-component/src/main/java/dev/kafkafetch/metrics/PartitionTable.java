@@ -33,7 +33,7 @@ public final class PartitionTable {
         "Records between fetch position and log end, -1 while unknown", "Records polled and not finished",
         "Records held since the committable offset", "Offset of its oldest unfinished record, -1 when none",
         "Key of that record as text, empty when none", "Its delivery attempt, 0 when none",
-        "Its state: queued, held, starting, running, batched, completing, dead-lettering, stalled, dropped; empty when none",
+        "Its state: queued, held, starting, running, async, batched, completing, dead-lettering, stalled, dropped; empty when none",
         "Milliseconds since it was polled", "Milliseconds it has been in the route, 0 when not running",
         "Worker thread running it, empty when not running", "That thread's state, empty when not running",
         "With ordering=KEY, records queued behind it in its key lane; -1 otherwise",

@@ -107,7 +107,8 @@ final class PartitionSnapshots {
             case WorkItem.QUEUED:
                 return batching && item.decodeError() == null ? "batched" : held ? "held" : "queued";
             case WorkItem.RUNNING:
-                return item.worker() != null ? "running" : "starting"; // its worker has not picked it up yet
+                // no worker: either none has picked it up yet, or the route goes on asynchronously
+                return item.worker() != null ? "running" : item.inAsyncStep() ? "async" : "starting";
             case WorkItem.DONE:
                 return item.failure() != null ? "dead-lettering" : "completing";
             case WorkItem.ABANDONED:

@@ -337,4 +337,44 @@ class DispatcherTest {
             oneThread.shutdownNow();
         }
     }
+
+    @Test
+    void aRecordWaitingInAnAsynchronousStepIsHeldByNoThread() {
+        ExecutorService oneThread = Executors.newSingleThreadExecutor();
+        try {
+            List<AsyncCallback> pending = new CopyOnWriteArrayList<>();
+            List<Long> done = new CopyOnWriteArrayList<>();
+            CountDownLatch blocking = new CountDownLatch(1);
+            ItemProcessor route = (item, callback) -> {
+                if (item.offset() == 1) {
+                    pending.add(callback); // an asynchronous step: the thread goes back, the record stays in the route
+                    return false;
+                }
+                try {
+                    blocking.await(); // a blocking one: the thread stays with the record
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                return true;
+            };
+            Dispatcher dispatcher = new Dispatcher(Ordering.UNORDERED, true, 2, 2, oneThread, route,
+                    i -> done.add(i.offset()));
+            PartitionState s = new PartitionState(new TopicPartition("t", 0), -1);
+            WorkItem async = item(s, 1, "a");
+            WorkItem blocked = item(s, 2, "b");
+            dispatcher.submitAll(List.of(async, blocked));
+            await().until(() -> blocked.worker() != null);
+            // the one thread runs the blocked record now: the asynchronous one must not name it as its own
+            assertThat(async.state()).isEqualTo(WorkItem.RUNNING);
+            assertThat(async.worker()).isNull();
+            assertThat(async.inAsyncStep()).isTrue();
+            assertThat(blocked.inAsyncStep()).isFalse();
+            pending.get(0).done(false);
+            blocking.countDown();
+            await().atMost(Duration.ofSeconds(5)).until(() -> done.size() == 2);
+            assertThat(done).containsExactlyInAnyOrder(1L, 2L);
+        } finally {
+            oneThread.shutdownNow();
+        }
+    }
 }

@@ -241,7 +241,7 @@ class FailureRouterTest {
                 PollOnError.ERROR_HANDLER);
         WorkItem item = record(0, 1, null);
 
-        router.deadLetterStalled(item, new StallException(item, 1000, null));
+        router.deadLetterStalled(item, new StallException(item, 1000, null, false));
 
         await().atMost(Duration.ofSeconds(10)).until(() -> producer.history().size() == 1);
         ProducerRecord<byte[], byte[]> letter = producer.history().get(0);

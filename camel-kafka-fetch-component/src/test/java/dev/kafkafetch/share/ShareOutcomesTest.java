@@ -171,7 +171,7 @@ class ShareOutcomesTest {
         WorkItem stalled = new WorkItem(state, 0, 0, 1, 0, 0L, null, null, new RecordHeaders(), null, "v", null);
 
         // the fetch thread gave up on it (delivery 1 of 5): released, on the way to the fetch thread's acknowledgement
-        outcomes.stalled(stalled, new StallException(stalled, 100, Thread.currentThread()));
+        outcomes.stalled(stalled, new StallException(stalled, 100, Thread.currentThread(), false));
         assertThat(decided).containsExactly(stalled);
         // then its abandoned worker's route throws, before the fetch thread reads the outcome (what the route's
         // completion does when it comes between the decision and the acknowledgement)

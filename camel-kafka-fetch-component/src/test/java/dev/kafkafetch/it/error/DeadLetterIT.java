@@ -6,15 +6,20 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 
 import dev.kafkafetch.KafkaFetchConstants;
 import dev.kafkafetch.KafkaFetchConsumer;
 import dev.kafkafetch.it.KafkaFetchITSupport;
 import dev.kafkafetch.it.Recorder;
+import dev.kafkafetch.metrics.OldestUnfinished;
 import dev.kafkafetch.testinfra.KafkaTestSupport;
+import org.apache.camel.AsyncCallback;
 import org.apache.camel.CamelContext;
+import org.apache.camel.Exchange;
 import org.apache.camel.builder.RouteBuilder;
+import org.apache.camel.support.AsyncProcessorSupport;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
@@ -154,6 +159,59 @@ class DeadLetterIT extends KafkaFetchITSupport {
         await().atMost(Duration.ofSeconds(5)).until(() -> recorder.ids().contains(stuck));
         KafkaFetchConsumer consumer = (KafkaFetchConsumer) context.getRoute("r").getConsumer();
         assertThat(consumer.taskSnapshots().get(0).recordsFinished()).isEqualTo(100);
+    }
+
+    @Test
+    void aRecordStalledInAnAsynchronousStepIsShownAndDeadLetteredAsHeldByNoThread() throws Exception {
+        String topic = KafkaTestSupport.uniqueName("stall-async");
+        String dlt = topic + ".dlt";
+        String group = KafkaTestSupport.uniqueName("g");
+        kafka.createTopic(topic, 1);
+        kafka.createTopic(dlt, 1);
+        List<String> produced = kafka.produceIds(topic, 50, "sa", 5);
+        String stuck = "id-sa-3";
+        List<AsyncCallback> neverCompleted = new CopyOnWriteArrayList<>();
+        Recorder recorder = new Recorder();
+        CamelContext context = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from(uri(topic, group,
+                        "stallTimeoutMs=6000&maxConcurrency=2&ordering=UNORDERED&deadLetterTopic=" + dlt)).routeId("r")
+                        .process(new AsyncProcessorSupport() {
+                            @Override
+                            public boolean process(Exchange exchange, AsyncCallback callback) {
+                                if (stuck.equals(exchange.getMessage().getBody(String.class))) {
+                                    neverCompleted.add(callback); // an asynchronous call that never answers
+                                    return false;
+                                }
+                                callback.done(true);
+                                return true;
+                            }
+                        }).process(recorder);
+            }
+        });
+        KafkaFetchConsumer consumer = (KafkaFetchConsumer) context.getRoute("r").getConsumer();
+        // premise: its worker went on to other records while it waits, and the console says no thread holds it
+        awaitCount(recorder, 49, Duration.ofSeconds(30));
+        await().atMost(Duration.ofSeconds(4)).pollInterval(Duration.ofMillis(20)).until(() -> {
+            OldestUnfinished o = consumer.taskSnapshots().get(0).partitions().get(0).oldestUnfinished();
+            return o != null && o.offset() == 3 && !"queued".equals(o.state()) && !"starting".equals(o.state());
+        });
+        OldestUnfinished shown = consumer.taskSnapshots().get(0).partitions().get(0).oldestUnfinished();
+        assertThat(shown.state()).isEqualTo("async");
+        assertThat(shown.thread()).isNull();
+        // the stall report names no thread (the one that started it runs other records now)
+        List<ConsumerRecord<String, String>> dead = awaitRecords(dlt, 1);
+        assertThat(dead.get(0).value()).isEqualTo(stuck);
+        assertThat(header(dead.get(0), KafkaFetchConstants.DLT_REASON)).isEqualTo("stalled");
+        assertThat(header(dead.get(0), KafkaFetchConstants.DLT_EXCEPTION_MESSAGE))
+                .contains("in an asynchronous step (no thread holds it)").doesNotContain("on thread");
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(
+                kafka.committedOffsets(group, topic).get(new TopicPartition(topic, 0))).isEqualTo(50L));
+        List<String> others = new ArrayList<>(produced);
+        others.remove(stuck);
+        assertThat(recorder.lost(others)).isEmpty();
+        assertThat(neverCompleted).hasSize(1);
     }
 
     private static List<ConsumerRecord<String, String>> awaitRecords(String topic, int n) {
