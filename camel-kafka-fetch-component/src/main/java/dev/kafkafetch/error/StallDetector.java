@@ -68,11 +68,10 @@ public final class StallDetector {
             if (startedAt == 0 || TimeUnit.NANOSECONDS.toMillis(nowNanos - startedAt) < stallTimeoutMs) {
                 continue;
             }
-            if (item.stallReported() && giveUp == null) {
-                continue; // reported once; a stack trace per check would cost every stalled worker a safepoint
-            }
-            StallException stall = new StallException(item, stallTimeoutMs, item.worker(), item.inAsyncStep());
+            // a stall is reported once, and its stack (a safepoint for the worker) taken only when it is used
+            StallException stall = null;
             if (!item.stallReported()) {
+                stall = stallOf(item);
                 item.markStallReported();
                 metrics.stalled();
                 metrics.error(stall);
@@ -80,7 +79,7 @@ public final class StallDetector {
             }
             if (giveUp != null) {
                 if (dispatcher.abandon(item)) {
-                    giveUp.stalled(item, stall);
+                    giveUp.stalled(item, stall != null ? stall : stallOf(item));
                 } else if (item.state() == WorkItem.RUNNING) {
                     capped = true;
                 }
@@ -91,5 +90,9 @@ public final class StallDetector {
                           + " given-up records hold their threads (at most maxConcurrency); the others keep their"
                           + " slots until a thread comes back");
         }
+    }
+
+    private StallException stallOf(WorkItem item) {
+        return new StallException(item, stallTimeoutMs, item.worker(), item.inAsyncStep());
     }
 }
