@@ -17,7 +17,8 @@ import dev.kafkafetch.testinfra.Java21Runtime;
 /**
  * "Slow I/O at scale" (issue 25): one partition, a route that waits {@code --sleep-ms} (100) per record, N records in
  * flight for each N of {@code --n}. Contenders, each with a fresh group on the same backlog: kafka-fetch with a
- * blocking route ({@code Thread.sleep}) and with an asynchronous one ({@code delay(ms).asyncDelayed()}), UNORDERED and
+ * blocking route ({@code Thread.sleep}) and with an asynchronous one ({@code delay(ms).asyncDelayed()} on a delayer
+ * without Camel's default bound, see {@link CamelRouteContender}), UNORDERED and
  * KEY ({@code --keys} distinct keys); Parallel Consumer (blocking, UNORDERED and KEY); a plain consumer handing records
  * to an N-thread pool. All on this JVM; when a Java 21+ runtime is given ({@link Java21Runtime}: {@code -D}
  * {@value Java21Runtime#PROPERTY} or {@value Java21Runtime#ENV}), the kafka-fetch contenders run again there, each in a
