@@ -1,16 +1,21 @@
 package dev.kafkafetch.bench;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** {@link SlowIoScenario}'s table: per N and contender, rate, % of ideal, threads; Java 17 and Java 21+ side by side. */
+/**
+ * {@link SlowIoScenario}'s table: per N and contender, rate, % of ideal, threads; Java 17 and Java 21+ side by side.
+ * With several rounds, each cell shows the round with the median rate and, in brackets, the rates' range.
+ */
 final class SlowIoReport {
 
     private final long sleepMs;
     private final boolean java21;
-    private final Map<String, SlowIoRun.Measured[]> rows = new LinkedHashMap<>();
+    /** Per N and contender: the rounds measured on Java 17 (0) and on virtual threads (1). */
+    private final Map<String, List<List<SlowIoRun.Measured>>> rows = new LinkedHashMap<>();
     private final List<Integer> ns = new ArrayList<>();
 
     SlowIoReport(long sleepMs, boolean java21) {
@@ -22,7 +27,8 @@ final class SlowIoReport {
         if (!ns.contains(n)) {
             ns.add(n);
         }
-        rows.computeIfAbsent(n + "\t" + label, k -> new SlowIoRun.Measured[2])[virtual ? 1 : 0] = m;
+        rows.computeIfAbsent(n + "\t" + label, k -> List.of(new ArrayList<>(), new ArrayList<>())).get(virtual ? 1 : 0)
+                .add(m);
     }
 
     String render() {
@@ -38,7 +44,9 @@ final class SlowIoReport {
                                                          + " JVM). Heap: the live set the running contender holds"
                                                          + " (heap in use after a forced full GC at the window's end,"
                                                          + " less the same before it started; an in-process broker's"
-                                                         + " growth included).\n\n");
+                                                         + " growth included). With more than one round: the"
+                                                         + " round with the median rate, and in brackets the lowest"
+                                                         + " and highest rate of the rounds.\n\n");
         sb.append("| N | contender | Java ").append(Runtime.version().feature())
                 .append(" rec/s | % of ideal | threads | in route | CPU µs/rec | heap MB |");
         if (java21) {
@@ -47,28 +55,36 @@ final class SlowIoReport {
         }
         sb.append('\n').append(java21 ? "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"
                 : "|---|---|---:|---:|---:|---:|---:|---:|\n");
-        for (Map.Entry<String, SlowIoRun.Measured[]> row : rows.entrySet()) {
+        for (Map.Entry<String, List<List<SlowIoRun.Measured>>> row : rows.entrySet()) {
             String[] key = row.getKey().split("\t");
             int n = Integer.parseInt(key[0]);
             double ideal = n * 1000.0 / sleepMs;
             sb.append("| ").append(String.format("%,d", n)).append(" | ").append(key[1]).append(" | ");
             boolean kafkaFetch = key[1].startsWith("kafka-fetch");
-            cells(sb, row.getValue()[0], ideal, kafkaFetch, false);
+            cells(sb, row.getValue().get(0), ideal, kafkaFetch, false);
             if (java21) {
-                cells(sb, row.getValue()[1], ideal, kafkaFetch, true);
+                cells(sb, row.getValue().get(1), ideal, kafkaFetch, true);
             }
             sb.append('\n');
         }
         return sb.toString();
     }
 
-    private static void cells(StringBuilder sb, SlowIoRun.Measured m, double ideal, boolean kafkaFetch, boolean last) {
-        if (m == null) {
+    private static void cells(StringBuilder sb, List<SlowIoRun.Measured> rounds, double ideal, boolean kafkaFetch,
+                              boolean last) {
+        if (rounds.isEmpty()) {
             sb.append("– | – | – | – | – | – |");
         } else {
+            List<SlowIoRun.Measured> byRate = new ArrayList<>(rounds);
+            byRate.sort(Comparator.comparingDouble(SlowIoRun.Measured::rate));
+            SlowIoRun.Measured m = byRate.get(byRate.size() / 2);
+            String rate = String.format("%,.0f", m.rate());
+            if (byRate.size() > 1) {
+                rate += String.format(" (%,.0f–%,.0f)", byRate.get(0).rate(), byRate.get(byRate.size() - 1).rate());
+            }
             String threads = kafkaFetch ? m.workerThreads() + " (" + m.kafkaFetchWorkers() + ")"
                     : Integer.toString(m.workerThreads());
-            sb.append(String.format("%,.0f | %.0f %% | %s | %s | %.0f | %.0f |", m.rate(), 100 * m.rate() / ideal,
+            sb.append(String.format("%s | %.0f %% | %s | %s | %.0f | %.0f |", rate, 100 * m.rate() / ideal,
                     threads, m.meanRunning() < 0 ? "–" : String.format("%,.0f", m.meanRunning()),
                     m.cpuMicrosPerRecord(), m.liveHeapMb()));
         }

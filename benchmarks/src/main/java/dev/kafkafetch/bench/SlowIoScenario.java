@@ -29,7 +29,7 @@ import dev.kafkafetch.testinfra.Java21Runtime;
  * <pre>
  *   --bootstrap host:port   an existing broker (default: an embedded KRaft broker in this JVM)
  *   --n 1000,4000,10000 --sleep-ms 100 --records 1200000 --keys 100000 --record-bytes 100
- *   --settle-ms 2000 --window-ms 5000
+ *   --settle-ms 2000 --window-ms 5000 --rounds 1
  *   --max-poll-records 5000 kafka-fetch's maxPollRecords (default: the option's default, 500)
  *   --tag run2              names the results file slow-io-&lt;date&gt;-run2.md
  *   --only kafka-fetch,parallel   only the contenders whose label starts with one of these
@@ -79,6 +79,7 @@ public final class SlowIoScenario {
         int recordBytes = (int) num("record-bytes", 100);
         long settleMs = num("settle-ms", 2000);
         long windowMs = num("window-ms", 5000);
+        int rounds = (int) num("rounds", 1);
         Optional<Path> java21 = Java21Runtime.java();
         List<Integer> ns = new ArrayList<>();
         for (String s : opts.getOrDefault("n", "1000,4000,10000").split(",")) {
@@ -92,10 +93,12 @@ public final class SlowIoScenario {
         }
         String setup = String.format("broker %s; 1 partition, %,d records of %,d B with %,d keys; %d ms route; each"
                                      + " run a fresh group from the start, counted over %d ms from %d ms after its"
-                                     + " first record; one round; Java 21+ runtime: %s",
+                                     + " first record; %s; Java 21+ runtime: %s",
                 cluster != null ? "embedded KRaft (Kafka 4.3.1) in the harness JVM" : bootstrap, records, recordBytes,
                 keys,
-                sleepMs, windowMs, settleMs, java21.map(Java21Runtime::describe).orElse("none given"));
+                sleepMs, windowMs, settleMs,
+                rounds == 1 ? "one round" : rounds + " rounds, contenders in the same order",
+                java21.map(Java21Runtime::describe).orElse("none given"));
         log.println("camel-kafka-fetch slow I/O benchmark — " + Report.machine());
         log.println(setup);
         SlowIoReport report = new SlowIoReport(sleepMs, java21.isPresent());
@@ -104,26 +107,11 @@ public final class SlowIoScenario {
             kafka.createTopic(topic, 1);
             kafka.produce(topic, 1, records, recordBytes, keys);
             log("prepared %s: %,d records", topic, records);
-            for (int n : ns) {
-                for (Entry e : entries(n)) {
-                    SlowIoRun.Measured m = SlowIoRun.measure(create(e, n, sleepMs, kafkaFetchOptions()),
-                            kafka.bootstrap(), topic,
-                            work(e, records, sleepMs), settleMs, windowMs);
-                    log("N=%d %s (Java %s): %,.0f rec/s, %d threads (%d kafka-fetch workers), %.0f in route,"
-                        + " %.0f in flight, %.0f us CPU/rec, %.0f MB live heap", n, e.label(),
-                            Runtime.version().feature(), m.rate(), m.workerThreads(), m.kafkaFetchWorkers(),
-                            m.meanRunning(), m.meanInFlight(), m.cpuMicrosPerRecord(), m.liveHeapMb());
-                    report.add(n, e.label(), false, m);
-                    if (java21.isPresent() && "kafka-fetch".equals(e.kind())) {
-                        SlowIoRun.Measured v = SlowIoChild.run(java21.get(), kafka.bootstrap(), topic, e, n, sleepMs,
-                                records, settleMs, windowMs, kafkaFetchOptions());
-                        log("N=%d %s (Java 21+, virtual threads): %,.0f rec/s, %d platform worker threads, %.0f in"
-                            + " route, %.0f in flight, %.0f us CPU/rec, %.0f MB live heap", n, e.label(), v.rate(),
-                                v.workerThreads(), v.meanRunning(), v.meanInFlight(), v.cpuMicrosPerRecord(),
-                                v.liveHeapMb());
-                        report.add(n, e.label(), true, v);
-                    }
+            for (int round = 1; round <= rounds; round++) {
+                if (rounds > 1) {
+                    log("round %d of %d", round, rounds);
                 }
+                runRound(kafka, topic, ns, report, java21, records, sleepMs, settleMs, windowMs);
             }
             String table = report.render();
             log.println();
@@ -140,6 +128,32 @@ public final class SlowIoScenario {
         } finally {
             if (cluster != null) {
                 cluster.close();
+            }
+        }
+    }
+
+    private void runRound(KafkaSetup kafka, String topic, List<Integer> ns, SlowIoReport report,
+                          Optional<Path> java21, long records, long sleepMs, long settleMs, long windowMs)
+            throws Exception {
+        for (int n : ns) {
+            for (Entry e : entries(n)) {
+                SlowIoRun.Measured m = SlowIoRun.measure(create(e, n, sleepMs, kafkaFetchOptions()),
+                        kafka.bootstrap(), topic,
+                        work(e, records, sleepMs), settleMs, windowMs);
+                log("N=%d %s (Java %s): %,.0f rec/s, %d threads (%d kafka-fetch workers), %.0f in route,"
+                    + " %.0f in flight, %.0f us CPU/rec, %.0f MB live heap", n, e.label(),
+                        Runtime.version().feature(), m.rate(), m.workerThreads(), m.kafkaFetchWorkers(),
+                        m.meanRunning(), m.meanInFlight(), m.cpuMicrosPerRecord(), m.liveHeapMb());
+                report.add(n, e.label(), false, m);
+                if (java21.isPresent() && "kafka-fetch".equals(e.kind())) {
+                    SlowIoRun.Measured v = SlowIoChild.run(java21.get(), kafka.bootstrap(), topic, e, n, sleepMs,
+                            records, settleMs, windowMs, kafkaFetchOptions());
+                    log("N=%d %s (Java 21+, virtual threads): %,.0f rec/s, %d platform worker threads, %.0f in"
+                        + " route, %.0f in flight, %.0f us CPU/rec, %.0f MB live heap", n, e.label(), v.rate(),
+                            v.workerThreads(), v.meanRunning(), v.meanInFlight(), v.cpuMicrosPerRecord(),
+                            v.liveHeapMb());
+                    report.add(n, e.label(), true, v);
+                }
             }
         }
     }
