@@ -72,7 +72,7 @@ class AsyncRouteThreadsIT extends KafkaFetchITSupport {
         assertThat(recorder.lost(produced)).isEmpty();
         assertThat(recorder.duplicates()).isEmpty();
         // far fewer than one thread per record in flight (before the worker pool: 2,000); how many a burst starts
-        // depends on how fast the first ones come free (13-21 seen; 151 once, when Camel's default delayer still
+        // depends on how fast the first ones come free (3-24 seen; 151 once, probably while Camel's default delayer still
         // slept on the worker for every exchange beyond its 1,000)
         assertThat(workers.peak()).as("live worker threads").isPositive().isLessThanOrEqualTo(RECORDS / 10);
         // well over 10x faster than the 200 s one at a time would take (a wide margin for 2 loaded cores)
