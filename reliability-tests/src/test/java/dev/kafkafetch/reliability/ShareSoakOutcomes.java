@@ -174,6 +174,29 @@ final class ShareSoakOutcomes {
                 .mapToLong(l -> l.stream().map(SoakHistory.Refusal::member).distinct().count()).sum();
     }
 
+    /**
+     * Acquisitions, after a broker first stopped, that handed a record to a member on a delivery count no higher than
+     * one another member had acquired it on before: a share partition's new leader re-read state that held neither
+     * that delivery nor the acknowledgement of its execution, and gave the record out again without refusing anything.
+     */
+    long reissuedAfterBrokerStop() {
+        long firstStop = h.lives.stream().filter(l -> "broker-stop".equals(l.what()))
+                .mapToLong(SoakHistory.Life::micros).min().orElse(Long.MAX_VALUE);
+        Map<Integer, List<SoakHistory.Acquisition>> byRecord = new HashMap<>();
+        h.acquisitions.forEach(a -> byRecord.computeIfAbsent(a.n(), k -> new ArrayList<>()).add(a));
+        long reissued = 0;
+        for (List<SoakHistory.Acquisition> l : byRecord.values()) {
+            for (SoakHistory.Acquisition a : l) {
+                if (a.at().micros() >= firstStop && l.stream().anyMatch(b -> !b.member().equals(a.member())
+                                                                             && b.count() >= a.count()
+                                                                             && b.at().micros() < a.at().micros())) {
+                    reissued++;
+                }
+            }
+        }
+        return reissued;
+    }
+
     /** When {@code member} was SIGKILLed, or -1. */
     long killedAt(String member) {
         for (SoakHistory.Life l : h.lives) {
