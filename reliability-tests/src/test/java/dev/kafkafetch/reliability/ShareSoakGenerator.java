@@ -26,6 +26,8 @@ final class ShareSoakGenerator {
     private static final long SHARE_STREAM = 0x7368617265L;
     /** consumersPerWindow is drawn from a stream of its own, so every seed keeps the rest of its combination. */
     private static final long CONSUMERS_PER_WINDOW_STREAM = 0x637077L;
+    /** Mixed twice into the seed for the asynchronous-route draw ("async"). */
+    private static final long ASYNC_STREAM = 0x6173796e63L;
     private static final int[] LOCKS_MS = { 2000, 3000, 5000, 8000 };
     /** The fault kinds drawn before suspends and broker restarts were. */
     private static final Set<SoakFault.Kind> FIRST_KINDS = EnumSet.of(SoakFault.Kind.KILL, SoakFault.Kind.RESTART,
@@ -47,7 +49,7 @@ final class ShareSoakGenerator {
 
     static ShareSoakCase generate(long seed) {
         Random r = new Random(SoakGenerator.mix(seed) ^ SHARE_STREAM);
-        ShareSoakOptions o = withConsumersPerWindow(seed, options(r));
+        ShareSoakOptions o = withAsyncRoute(seed, withConsumersPerWindow(seed, options(r)));
         long duration = 6000 + r.nextInt(4001);
         int rate = 100 + r.nextInt(151);
         int backlog = 100 + r.nextInt(501);
@@ -66,9 +68,20 @@ final class ShareSoakGenerator {
         Random r = new Random(SoakGenerator.mix(seed) ^ CONSUMERS_PER_WINDOW_STREAM);
         boolean pickedBefore = PICKED_BEFORE_SUSPEND.contains(seed) || seed == PICKED_BEFORE_CONSUMERS_PER_WINDOW;
         int cpw = !pickedBefore && !"KEY".equals(o.ordering()) && r.nextInt(100) < 40 ? 2 : 1;
-        return cpw == 1 ? o : new ShareSoakOptions(o.partitions(), o.keys(), o.childSlots(), o.initialMembers(),
-                o.consumersCount(), o.maxConcurrency(), o.ordering(), o.maxPollRecords(), o.deliveryLimit(),
-                o.maxDeliveryAttempts(), o.lockMs(), o.deadLetterTopic(), o.workMs(), cpw);
+        return o.with(cpw, o.asyncRoute());
+    }
+
+    /**
+     * An asynchronous route ({@link SoakAsyncStep}) in {@link SoakGenerator#ASYNC_PERCENT} of the combinations, from
+     * a stream of its own; the seeds picked or named before it was drawn ({@link SoakIT#SHARE_CI_SEEDS} among them)
+     * keep a blocking route.
+     */
+    private static ShareSoakOptions withAsyncRoute(long seed, ShareSoakOptions o) {
+        boolean pickedBefore = PICKED_BEFORE_SUSPEND.contains(seed) || seed == PICKED_BEFORE_CONSUMERS_PER_WINDOW
+                               || seed == 4693253153669096614L;
+        Random r = new Random(SoakGenerator.mix(SoakGenerator.mix(seed) ^ ASYNC_STREAM));
+        return !pickedBefore && r.nextInt(100) < SoakGenerator.ASYNC_PERCENT ? o.with(o.consumersPerWindow(), true)
+                : o;
     }
 
     private static ShareSoakOptions options(Random r) {

@@ -16,17 +16,25 @@ import java.util.Map;
  * @param maxDeliveryAttempts 0 = the endpoint's default (5); the component's failure is final on the lower of the two
  * @param lockMs              the group's acquisition lock {@code share.record.lock.duration.ms}
  * @param consumersPerWindow  share consumers feeding each window (1 with KEY, as the endpoint requires)
+ * @param asyncRoute          the route's work is an asynchronous step ({@link SoakAsyncStep})
  */
 record ShareSoakOptions(int partitions, int keys, List<Boolean> childSlots, int initialMembers, int consumersCount,
         int maxConcurrency, String ordering, int maxPollRecords, int deliveryLimit, int maxDeliveryAttempts,
-        int lockMs, boolean deadLetterTopic, int workMs, int consumersPerWindow) {
+        int lockMs, boolean deadLetterTopic, int workMs, int consumersPerWindow, boolean asyncRoute) {
 
     /** The options of the combinations drawn before consumersPerWindow was: one consumer per window. */
     ShareSoakOptions(int partitions, int keys, List<Boolean> childSlots, int initialMembers, int consumersCount,
                      int maxConcurrency, String ordering, int maxPollRecords, int deliveryLimit,
                      int maxDeliveryAttempts, int lockMs, boolean deadLetterTopic, int workMs) {
         this(partitions, keys, childSlots, initialMembers, consumersCount, maxConcurrency, ordering, maxPollRecords,
-             deliveryLimit, maxDeliveryAttempts, lockMs, deadLetterTopic, workMs, 1);
+             deliveryLimit, maxDeliveryAttempts, lockMs, deadLetterTopic, workMs, 1, false);
+    }
+
+    /** These options with {@code consumersPerWindow} and {@code asyncRoute} as given. */
+    ShareSoakOptions with(int cpw, boolean async) {
+        return new ShareSoakOptions(partitions, keys, childSlots, initialMembers, consumersCount, maxConcurrency,
+                ordering, maxPollRecords, deliveryLimit, maxDeliveryAttempts, lockMs, deadLetterTopic, workMs, cpw,
+                async);
     }
 
     static final String SCHEME = "kafka-fetch-share:";
@@ -65,7 +73,7 @@ record ShareSoakOptions(int partitions, int keys, List<Boolean> childSlots, int 
     }
 
     /**
-     * What the soak route needs of a combination ({@link SoakRoute}: the work per record, no manual commits, no
+     * What the soak route needs of a combination ({@link SoakRoute}: the work per record, sleeping or asynchronous, no manual commits, no
      * pooled exchanges, no meters), and what the harness needs (members, partitions, keys, dead-letter topic), in the
      * shape of the classic options; its other fields are the classic defaults and mean nothing here.
      */
@@ -73,7 +81,7 @@ record ShareSoakOptions(int partitions, int keys, List<Boolean> childSlots, int 
         int mpr = effectiveMaxPollRecords();
         return new SoakOptions(partitions, keys, childSlots, initialMembers, consumersCount, "share", maxConcurrency,
                 ordering, false, 0, false, 0, "none", 0, 0, true, deadLetterTopic, 0, 0, mpr, mpr, workMs,
-                SoakOptions.Extra.DEFAULTS);
+                SoakOptions.Extra.DEFAULTS.withAsyncRoute(asyncRoute));
     }
 
     /** The kafka-fetch-share URI of every member; {@link SoakShareClients} logs every delivery. */
@@ -131,6 +139,9 @@ record ShareSoakOptions(int partitions, int keys, List<Boolean> childSlots, int 
             d.add("dlt");
         }
         d.add("work" + workMs);
+        if (asyncRoute) {
+            d.add("async");
+        }
         return String.join(",", d);
     }
 }

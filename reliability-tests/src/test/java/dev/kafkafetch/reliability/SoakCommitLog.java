@@ -66,7 +66,8 @@ public final class SoakCommitLog implements KafkaClientFactory, CamelContextAwar
     /**
      * A transacted fetch task's producer (it has a {@code transactional.id}) commits the offsets in its transactions:
      * the offsets of {@code sendOffsetsToTransaction} are logged once {@code commitTransaction} returned, forgotten
-     * when the transaction is aborted. Other producers (dead letters, retry letters) are plain.
+     * when the transaction is aborted (and the abort logged: its records are read again). Other producers (dead
+     * letters, retry letters) are plain.
      */
     @Override
     @SuppressWarnings("unchecked")
@@ -84,6 +85,9 @@ public final class SoakCommitLog implements KafkaClientFactory, CamelContextAwar
                         pending.set(Map.copyOf((Map<TopicPartition, OffsetAndMetadata>) args[0]));
                     } else if ("abortTransaction".equals(name) || "beginTransaction".equals(name)) {
                         pending.set(null);
+                    }
+                    if ("abortTransaction".equals(name)) {
+                        route.aborted(); // before the records of the transaction can be read again
                     }
                     Object result;
                     try {

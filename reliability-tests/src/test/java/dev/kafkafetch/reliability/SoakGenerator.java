@@ -28,7 +28,9 @@ import java.util.TreeSet;
  * refuses with it ({@link SoakOptions#asTransacted}), and the seeds picked before ({@link #PICKED_BEFORE_TRANSACTED})
  * never draw it. A draw of them the
  * endpoint refuses with the rest (retryDelays with breakOnFirstError) is drawn again from that stream; retryDelays
- * with no failing record in the plan gets a few from that stream too.
+ * with no failing record in the plan gets a few from that stream too. Operator faults come from a seventh and eighth
+ * stream; an asynchronous route ({@link #ASYNC_PERCENT}, {@link SoakAsyncStep}) from a ninth, with every other knob
+ * and fault, except for the seeds named before it ({@link #pickedBeforeAsync}).
  */
 final class SoakGenerator {
 
@@ -73,6 +75,11 @@ final class SoakGenerator {
     /** Seeds named in {@link SoakIT} or this module's README before seeks and parks were drawn: they draw none. */
     static final Set<Long> PICKED_BEFORE_SEEK_AND_PARK = Set.of(20261303L, 20261358L, 20261253L);
 
+    /** Mixed twice into the seed for the asynchronous-route draw ("soak9"). */
+    private static final long ASYNC_STREAM = 0x736f616b39L;
+    /** The share of combinations whose route works in an asynchronous step ({@link SoakAsyncStep}). */
+    static final int ASYNC_PERCENT = 30;
+
     /**
      * Every seed named in {@link SoakIT} or this module's README before operator faults were drawn: they draw none, so
      * they keep exactly the combination they were picked or described with.
@@ -104,6 +111,12 @@ final class SoakGenerator {
             644372720638159251L, 578646790945017516L, 6517121191564368095L, 8504527014228270023L);
 
     private SoakGenerator() {
+    }
+
+    /** Seeds named in {@link SoakIT} or this module's README before asynchronous routes were drawn: they draw none. */
+    static boolean pickedBeforeAsync(long seed) {
+        return PICKED_BEFORE_OPERATOR_FAULTS.contains(seed) || PICKED_BEFORE_SEEK_AND_PARK.contains(seed)
+               || seed == 20261512L || seed == 33L;
     }
 
     static SoakCase generate(long seed) {
@@ -145,6 +158,11 @@ final class SoakGenerator {
                 // an operator's seek back and park of a record from an eighth stream, after the pause
                 if (!PICKED_BEFORE_OPERATOR_FAULTS.contains(seed) && !PICKED_BEFORE_SEEK_AND_PARK.contains(seed)) {
                     full = withOperatorActions(new Random(mix(mix(seed) ^ OPERATOR_ACTIONS_STREAM)), withExtra, full);
+                }
+                // an asynchronous route from a ninth stream, with everything above; the seeds named before keep theirs
+                if (!pickedBeforeAsync(seed)
+                    && new Random(mix(mix(seed) ^ ASYNC_STREAM)).nextInt(100) < ASYNC_PERCENT) {
+                    withExtra = withExtra.withExtra(withExtra.extra().withAsyncRoute(true));
                 }
                 return new SoakCase(seed, withExtra, full);
             }
@@ -257,7 +275,7 @@ final class SoakGenerator {
             int maxPartitionFetchBytes = r.nextInt(100) < 30 ? pick(r, 256, 4096) : 0;
             String commitTimeout = r.nextInt(100) < 35 ? COMMIT_TIMEOUTS[r.nextInt(COMMIT_TIMEOUTS.length)] : null;
             SoakOptions o = base.withExtra(new SoakOptions.Extra(offsetMap, registry, perPartition, retryDelays,
-                    fetchWaitMaxMs, maxPartitionFetchBytes, commitTimeout, false, null, false, false));
+                    fetchWaitMaxMs, maxPartitionFetchBytes, commitTimeout, false, null, false, false, false));
             if (o.invalidReason() == null) {
                 return o;
             }

@@ -26,8 +26,8 @@ import java.util.regex.Pattern;
  * of that record: {@link Refusal}), and every {@code P} line is kept as a {@link Report} (a rejected record is named
  * there).
  * <p>
- * Classic groups add {@code O member seq micros stage partition offset metadata}: a commit the broker accepted
- * ({@link SoakCommitLog}).
+ * Classic groups add {@code O member seq micros stage partition offset metadata}: a commit the broker accepted, and
+ * {@code T member seq micros abort}: a transacted fetch task aborted its transaction ({@link SoakCommitLog}).
  * <p>
  * Harness events: {@code L member micros start child|in}, {@code L member micros stop|stopped|kill|suspend|resume|
  * final-stop}, {@code F micros broker-stop|broker-start b<index>}.
@@ -81,6 +81,10 @@ final class SoakHistory {
     record Acquisition(String member, Clock at, int n, int count) {
     }
 
+    /** A transacted fetch task of {@code member} aborted its transaction: its records are read again. */
+    record Abort(String member, Clock at) {
+    }
+
     /** The broker refused an acknowledgement (a renewal or an outcome) of {@code member}'s record partition@offset. */
     record Refusal(String member, Clock at, int partition, long offset) {
     }
@@ -132,6 +136,8 @@ final class SoakHistory {
     final List<Report> reports = new ArrayList<>();
     /** Share groups: every acknowledgement the broker refused. */
     final List<Refusal> refusals = new ArrayList<>();
+    /** Transacted classic groups: every transaction a fetch task aborted. */
+    final List<Abort> aborts = new ArrayList<>();
     /** Classic groups: every commit the broker accepted, in the order read (per member, in the order made). */
     final List<Commit> commits = new ArrayList<>();
     /** Which members are child JVMs (from the harness's start events). */
@@ -207,6 +213,8 @@ final class SoakHistory {
                         Long.parseLong(f[3])), Integer.parseInt(f[4]), Integer.parseInt(f[5])));
                 case "N" -> refusals.add(new Refusal(f[1], new Clock(jvm(f[1]), Long.parseLong(f[2]),
                         Long.parseLong(f[3])), Integer.parseInt(f[4]), Long.parseLong(f[5])));
+                case "T" -> aborts.add(new Abort(f[1], new Clock(jvm(f[1]), Long.parseLong(f[2]),
+                        Long.parseLong(f[3]))));
                 case "O" -> commits.add(new Commit(f[1], new Clock(jvm(f[1]), Long.parseLong(f[2]),
                         Long.parseLong(f[3])), Integer.parseInt(f[4]), Integer.parseInt(f[5]), Long.parseLong(f[6]),
                         f[7]));

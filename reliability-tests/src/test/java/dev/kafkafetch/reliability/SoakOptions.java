@@ -53,33 +53,42 @@ record SoakOptions(int partitions, int keys, List<Boolean> childSlots, int initi
      * @param transacted             {@code transacted=true}: the route sends each record it routes successfully to
      *                               the output topic ({@link #outputTopic}) with {@code to("kafka-fetch:<out>")}, and a
      *                               read_committed reader must see each such record there exactly once
+     * @param asyncRoute             the route's work is an asynchronous step ({@link SoakAsyncStep}): the worker gives
+     *                               its thread back at once and another thread completes the record after the work
      */
     record Extra(boolean offsetMap, boolean meterRegistry, boolean metricsPerPartition, String retryDelays,
             int fetchWaitMaxMs, int maxPartitionFetchBytes, String commitTimeout, boolean pooledExchanges,
-            String seekTo, boolean finishedCommits, boolean transacted) {
+            String seekTo, boolean finishedCommits, boolean transacted, boolean asyncRoute) {
 
         /** What a combination without any of the new knobs has (the endpoint's defaults). */
-        static final Extra DEFAULTS = new Extra(true, false, false, null, 0, 0, null, false, null, false, false);
+        static final Extra DEFAULTS = new Extra(true, false, false, null, 0, 0, null, false, null, false, false,
+                false);
 
         Extra withPooledExchanges(boolean pooled) {
             return new Extra(offsetMap, meterRegistry, metricsPerPartition, retryDelays, fetchWaitMaxMs,
-                    maxPartitionFetchBytes, commitTimeout, pooled, seekTo, finishedCommits, transacted);
+                    maxPartitionFetchBytes, commitTimeout, pooled, seekTo, finishedCommits, transacted, asyncRoute);
         }
 
         /** @param seek BEGINNING, END or null (none) */
         Extra withSeekTo(String seek) {
             return new Extra(offsetMap, meterRegistry, metricsPerPartition, retryDelays, fetchWaitMaxMs,
-                    maxPartitionFetchBytes, commitTimeout, pooledExchanges, seek, finishedCommits, transacted);
+                    maxPartitionFetchBytes, commitTimeout, pooledExchanges, seek, finishedCommits, transacted,
+                    asyncRoute);
         }
 
         Extra withFinishedCommits(boolean finished) {
             return new Extra(offsetMap, meterRegistry, metricsPerPartition, retryDelays, fetchWaitMaxMs,
-                    maxPartitionFetchBytes, commitTimeout, pooledExchanges, seekTo, finished, transacted);
+                    maxPartitionFetchBytes, commitTimeout, pooledExchanges, seekTo, finished, transacted, asyncRoute);
         }
 
         Extra withTransacted(boolean tx, String retries, String seek) {
             return new Extra(offsetMap, meterRegistry, metricsPerPartition, retries, fetchWaitMaxMs,
-                    maxPartitionFetchBytes, commitTimeout, pooledExchanges, seek, finishedCommits, tx);
+                    maxPartitionFetchBytes, commitTimeout, pooledExchanges, seek, finishedCommits, tx, asyncRoute);
+        }
+
+        Extra withAsyncRoute(boolean async) {
+            return new Extra(offsetMap, meterRegistry, metricsPerPartition, retryDelays, fetchWaitMaxMs,
+                    maxPartitionFetchBytes, commitTimeout, pooledExchanges, seekTo, finishedCommits, transacted, async);
         }
     }
 
@@ -349,6 +358,9 @@ record SoakOptions(int partitions, int keys, List<Boolean> childSlots, int initi
         d.add("mpr" + maxPollRecords);
         d.add("mif" + maxInFlightRecords);
         d.add("work" + workMs);
+        if (extra.asyncRoute()) {
+            d.add("async");
+        }
         if (!extra.offsetMap()) {
             d.add("nomap");
         }

@@ -41,6 +41,7 @@ import org.apache.camel.spi.ExceptionHandler;
  * N member seq micros partition offset       the broker refused a share acknowledgement of that record (ditto)
  * O member seq micros stage partition offset metadata   the broker accepted a commit of the fetch task (stage 0 =
  *                                           the source topic, n = retry topic n; logged by {@link SoakCommitLog})
+ * T member seq micros abort                 a transacted fetch task aborts its transaction (ditto)
  * </pre>
  * A batch (body {@code List<Exchange>}) is one execution: an S line per record when it starts, one E line when it
  * ends. Records are named by the partition and offset they were produced at: a record routed from a retry topic
@@ -48,8 +49,9 @@ import org.apache.camel.spi.ExceptionHandler;
  * its {@code stage} (0 = the source topic, n = retry topic n) and {@code at}, where it was read from
  * ({@code partition@offset} in that retry topic; {@code -} for the source); C and K lines use the original position
  * too, and name their execution, so a commit while the record runs from a retry topic never speaks for its failed
- * source execution. The route misbehaves on the records of the {@link SoakRecordPlan} (throws, or sleeps on its first
- * execution in this JVM), sleeps {@code workMs} per record, and commits by hand as the combination says. A transacted
+ * source execution. The route misbehaves on the records of the {@link SoakRecordPlan} (throws, or works longer on its
+ * first execution in this JVM), works {@code workMs} per record — sleeping, or in an asynchronous step that holds no
+ * thread ({@link SoakAsyncStep}) — and commits by hand as the combination says. A transacted
  * combination's route then writes the record's number (as text) to the output topic with {@code to("kafka-fetch:…")}.
  */
 final class SoakRoute implements Processor, ExceptionHandler {
@@ -70,6 +72,7 @@ final class SoakRoute implements Processor, ExceptionHandler {
     private final SoakRecordPlan plan;
     private final AtomicLong executions = new AtomicLong();
     private final ScheduledExecutorService later;
+    private final SoakAsyncStep async;
 
     SoakRoute(String member, SoakHistoryLog log, SoakCase soakCase) {
         this.member = member;
@@ -81,6 +84,7 @@ final class SoakRoute implements Processor, ExceptionHandler {
             t.setDaemon(true);
             return t;
         }) : null;
+        this.async = options.extra().asyncRoute() ? new SoakAsyncStep(this, member) : null;
     }
 
     /**
@@ -104,7 +108,8 @@ final class SoakRoute implements Processor, ExceptionHandler {
             @Override
             public void configure() {
                 errorHandler(defaultErrorHandler().logExhausted(false));
-                RouteDefinition route = from(uri).routeId(SoakOptions.ROUTE_ID).process(SoakRoute.this);
+                RouteDefinition route = from(uri).routeId(SoakOptions.ROUTE_ID)
+                        .process(async != null ? async : SoakRoute.this);
                 if (options.transacted()) {
                     // held with its record, written in the transaction that counts the record finished
                     String topic = uri.substring(uri.indexOf(':') + 1, uri.indexOf('?'));
@@ -118,13 +123,16 @@ final class SoakRoute implements Processor, ExceptionHandler {
         if (later != null) {
             later.shutdownNow();
         }
+        if (async != null) {
+            async.stopCompletions();
+        }
     }
 
     /**
      * One record of an execution: {@code partition}/{@code offset} where it was produced; {@code stage} 0 for the
      * source topic, else the retry topic it was read from, at {@code retryPartition}/{@code retryOffset}.
      */
-    private record Rec(Exchange exchange, int partition, long offset, int n, String key, int attempt,
+    record Rec(Exchange exchange, int partition, long offset, int n, String key, int attempt,
             boolean undeserializable, int stage, int retryPartition, long retryOffset) {
 
         String at() {
@@ -142,9 +150,34 @@ final class SoakRoute implements Processor, ExceptionHandler {
         }
     }
 
+    /** One execution: its name and its records. */
+    record Execution(String exec, List<Rec> recs) {
+    }
+
     @Override
-    @SuppressWarnings("unchecked")
     public void process(Exchange exchange) throws Exception {
+        Execution x = begin(exchange);
+        String outcome = "fail interrupted-or-error";
+        try {
+            for (Rec r : x.recs()) {
+                long ms = behave(r);
+                if (ms > 0) {
+                    Thread.sleep(ms);
+                }
+            }
+            commit(x);
+            outcome = "ok";
+        } catch (Exception e) {
+            outcome = "fail " + reason(e);
+            throw e;
+        } finally {
+            end(x, outcome);
+        }
+    }
+
+    /** Names the execution of {@code exchange} (a record or a batch) and logs an S line per record. */
+    @SuppressWarnings("unchecked")
+    Execution begin(Exchange exchange) {
         Object body = exchange.getMessage().getBody();
         List<Rec> recs = new ArrayList<>();
         if (body instanceof List<?> list) {
@@ -167,20 +200,13 @@ final class SoakRoute implements Processor, ExceptionHandler {
                       + thread + " " + r.partition + " " + r.offset + " " + r.n + " " + r.key + " " + r.attempt + " "
                       + recs.size() + " " + r.stage + " " + r.at());
         }
-        String outcome = "fail interrupted-or-error";
-        try {
-            for (Rec r : recs) {
-                behave(r);
-            }
-            commit(recs, exec);
-            outcome = "ok";
-        } catch (Exception e) {
-            outcome = "fail " + reason(e);
-            throw e;
-        } finally {
-            log.write("E " + exec + " " + member + " " + SoakHistoryLog.seq() + " " + SoakHistoryLog.micros() + " "
-                      + outcome);
-        }
+        return new Execution(exec, recs);
+    }
+
+    /** Logs the E line of an execution: {@code ok}, or {@code fail reason}. */
+    void end(Execution x, String outcome) {
+        log.write("E " + x.exec() + " " + member + " " + SoakHistoryLog.seq() + " " + SoakHistoryLog.micros() + " "
+                  + outcome);
     }
 
     /** A run starts in this JVM: its records have run nowhere here yet. */
@@ -189,7 +215,7 @@ final class SoakRoute implements Processor, ExceptionHandler {
     }
 
     /** The exception's class and message as one word (for the E line). */
-    private static String reason(Throwable e) {
+    static String reason(Throwable e) {
         String text = e.getClass().getSimpleName() + ":" + e.getMessage();
         Throwable cause = e.getCause();
         if (cause != null && cause != e) {
@@ -233,13 +259,18 @@ final class SoakRoute implements Processor, ExceptionHandler {
                 retryOffset);
     }
 
-    private void behave(Rec r) throws InterruptedException {
+    /**
+     * What the plan has record {@code r} do: throws when it fails, else returns how long it works (milliseconds): its
+     * slow first execution in this JVM, plus {@code workMs}.
+     */
+    long behave(Rec r) {
         if (r.undeserializable) {
             log.write("R " + member + " " + SoakHistoryLog.seq() + " " + SoakHistoryLog.micros() + " " + r.partition
                       + " " + r.offset);
             throw new IllegalStateException("an undeserializable record reached the route: " + r.partition + "@"
                                             + r.offset);
         }
+        long ms = options.workMs();
         SoakRecordPlan.Behaviour b = plan.of(r.n);
         if (b != null) {
             int count = EXECUTIONS.computeIfAbsent(r.n, k -> new AtomicInteger()).incrementAndGet();
@@ -252,19 +283,20 @@ final class SoakRoute implements Processor, ExceptionHandler {
                 }
                 case SLOW_STALL, SLOW_POLL, SLOW_LOCK, SLOW_PARK -> {
                     if (count == 1) {
-                        Thread.sleep(b.param());
+                        ms += b.param();
                     }
                 }
                 default -> {
                 }
             }
         }
-        if (options.workMs() > 0) {
-            Thread.sleep(options.workMs());
-        }
+        return ms;
     }
 
-    private void commit(List<Rec> recs, String exec) {
+    /** Commits the execution's records by hand, as the combination says. */
+    void commit(Execution x) {
+        List<Rec> recs = x.recs();
+        String exec = x.exec();
         switch (options.manualCommit()) {
             case "sync" -> recs.forEach(r -> commitNow(r, exec));
             case "nth" -> {
@@ -327,6 +359,11 @@ final class SoakRoute implements Processor, ExceptionHandler {
     void refused(int partition, long offset) {
         log.write("N " + member + " " + SoakHistoryLog.seq() + " " + SoakHistoryLog.micros() + " " + partition + " "
                   + offset);
+    }
+
+    /** A transacted fetch task of this member aborts its transaction (logged by {@link SoakCommitLog}). */
+    void aborted() {
+        log.write("T " + member + " " + SoakHistoryLog.seq() + " " + SoakHistoryLog.micros() + " abort");
     }
 
     /**
