@@ -255,10 +255,12 @@ final class SoakChecker {
         // a bound near the records produced could not fire: where kafka-fetch makes the commits, whatever the options
         // allow, a run re-delivering more than this share of its records fails, besides what runs twice by design:
         // seekTo=BEGINNING's replays, an operator's seek back, records dead-lettered as stalled or parked that
-        // still complete, and a transacted member's records it runs again after it aborted their transaction; with
+        // still complete, what a SIGKILLed member had finished above the committed offsets, and a transacted
+        // member's records it runs again after it aborted their transaction; with
         // manual commits only, the route decides what is committed, and the bound alone applies
         long byDesign = replays + h.operatorSeeks().stream().mapToLong(SoakHistory.OperatorSeek::span).sum()
-                        + stalledDeadLetters + parked.size() + SoakAbortedReruns.count(h, produced);
+                        + stalledDeadLetters + parked.size() + SoakAbortedReruns.count(h, produced)
+                        + SoakKilledUncommitted.count(h);
         long cap = o.autoCommitEnable() ? (long) (MAX_DUP_RATIO * produced.size()) + byDesign : Long.MAX_VALUE;
         if (dups > cap) {
             why.add("dup-ratio");

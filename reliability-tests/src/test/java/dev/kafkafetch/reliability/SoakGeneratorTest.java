@@ -82,11 +82,36 @@ class SoakGeneratorTest {
     }
 
     @Test
+    void aShareOfSeedsDrawsAsynchronousRoutesAndTheSeedsNamedBeforeNone() {
+        int classic = 0;
+        int share = 0;
+        for (long seed = 1; seed <= 200; seed++) {
+            classic += SoakGenerator.generate(seed).options().extra().asyncRoute() ? 1 : 0;
+            ShareSoakCase c = ShareSoakGenerator.generate(seed);
+            share += c.options().asyncRoute() ? 1 : 0;
+            assertThat(c.options().routeOptions().extra().asyncRoute()).isEqualTo(c.options().asyncRoute());
+        }
+        assertThat(classic).as("classic, of 200 seeds").isBetween(35, 85);
+        assertThat(share).as("share, of 200 seeds").isBetween(35, 85);
+        for (long seed : SoakIT.CI_SEEDS) {
+            assertThat(SoakGenerator.generate(seed).options().extra().asyncRoute()).as("CI seed %d", seed)
+                    .isEqualTo(seed == 727L);
+        }
+        for (long seed : SoakIT.SHARE_CI_SEEDS) {
+            assertThat(ShareSoakGenerator.generate(seed).options().asyncRoute()).as("share CI seed %d", seed)
+                    .isEqualTo(seed == 704L);
+        }
+        // and the seeds named before keep their description to the letter (the draw comes after every other one)
+        BEFORE_TRANSACTED.forEach((seed, drawn) -> assertThat(drawn(seed)).as("seed %d", seed).isEqualTo(drawn));
+    }
+
+    @Test
     void seedsNamedBeforeOperatorFaultsDrawNone() {
         for (long seed : SoakIT.CI_SEEDS) {
-            // each CI seed was picked before operator faults, or for them
+            // each CI seed was picked before operator faults, or for them, or for asynchronous routes
+            SoakCase c = SoakGenerator.generate(seed);
             assertThat(SoakGenerator.PICKED_BEFORE_OPERATOR_FAULTS.contains(seed)
-                       || SoakGenerator.generate(seed).schedule().count(SoakFault.Kind.PAUSE_PARTITION) == 1)
+                       || c.schedule().count(SoakFault.Kind.PAUSE_PARTITION) == 1 || c.options().extra().asyncRoute())
                     .as("CI seed %d", seed).isTrue();
         }
         for (long seed : SoakGenerator.PICKED_BEFORE_OPERATOR_FAULTS) {

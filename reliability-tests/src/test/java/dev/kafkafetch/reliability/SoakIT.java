@@ -43,8 +43,8 @@ class SoakIT {
      * component before the fetch-task rebuild, each on a different defect, and must pass after it; the seventh is a
      * control that passed; the next ones failed after the rebuild, each on a defect fixed since. No transacted
      * combination is here yet: the candidate 6957363929301021558 failed once of three runs at load ~34 (the README of
-     * this module says what each covers, and why). The last three draw operator actions: a partition pause; then a
-     * pause, a seek back and a park.
+     * this module says what each covers, and why). The three before the last draw operator actions: a partition
+     * pause; then a pause, a seek back and a park; the last runs an asynchronous route.
      */
     static final long[] CI_SEEDS = {
         6853209322855359059L, // batching hands an undeserializable record to the route; SIGKILL, join
@@ -63,7 +63,8 @@ class SoakIT {
         20261512L, // an operator pauses, seeks back over committed records and parks a running one: bofe(3), a broker
         // restart and a SIGKILL before
         33L, // KEY, sync manual commits only, retry topics: an operator pauses, seeks back (on another in-process
-            // member) and parks a running record
+        // member) and parks a running record
+        727L, // an asynchronous route, KEY, batching, consumer protocol: a leave, then a SIGKILL
     };
 
     /**
@@ -73,7 +74,8 @@ class SoakIT {
      * is fixed; the third was picked when suspends and broker restarts became drawable and draws both; the fourth lost
     * one always-failing record until a stop took in what the client had acquired after its last poll (its last
     * delivery sat in the client's buffer and the close gave it back, archived); the fifth runs two share consumers
-     * per window, the default since issue 22, under a stop and a kill on the last allowed delivery.
+     * per window, the default since issue 22, under a stop and a kill on the last allowed delivery; the sixth runs
+     * an asynchronous route.
      */
     static final long[] SHARE_CI_SEEDS = {
         8240129909623686225L, // limit 2, two stops of the only member, one at a time: released twice (500 per poll then)
@@ -81,6 +83,7 @@ class SoakIT {
         1849550734806845346L, // KEY, a member suspended while a child works, then a broker restart: refused acks
         7803885965037502360L, // KEY, two members restarted, poison rejected: a last delivery in the client's buffer
         4693253153669096614L, // two share consumers per window, limit 2, a restart and a kill, dead letters
+        704L, // an asynchronous route, a lock renewed while no thread holds its record, a SIGKILL
     };
 
     /**
