@@ -110,12 +110,20 @@ final class SoakChecker {
         return new SoakOutcomes(o, h, byPosition, deadLetters, retryLetters);
     }
 
-    /** The operator actions of the schedule whose history line says they found nothing to act on. */
+    /**
+     * The operator actions of the schedule whose history line says they found nothing to act on. A pause or a park
+     * that found nothing counts as carried out when the member's own assignment lines show it held no partition then
+     * (more members than partitions): there was nothing an operator could have paused or parked on it.
+     */
     static List<String> missedOperatorActions(SoakSchedule schedule, SoakHistory h) {
         Map<String, Integer> done = new HashMap<>();
         for (SoakHistory.Life l : h.lives) {
-            if (l.what().startsWith("operator-") && !l.what().equals("operator-resume") && !l.detail().isEmpty()
-                && !l.detail().startsWith("none")) {
+            if (!l.what().startsWith("operator-") || l.what().equals("operator-resume") || l.detail().isEmpty()) {
+                continue;
+            }
+            boolean nothingToHold = (l.what().equals("operator-pause") || l.what().equals("operator-park"))
+                                    && heldNothing(h, l.member(), l.micros());
+            if (!l.detail().startsWith("none") || nothingToHold) {
                 done.merge(l.what(), 1, Integer::sum);
             }
         }
@@ -129,6 +137,17 @@ final class SoakChecker {
             }
         });
         return missed;
+    }
+
+    /** Whether every fetch task of {@code member} had, by its last assignment line before {@code micros}, nothing. */
+    private static boolean heldNothing(SoakHistory h, String member, long micros) {
+        Map<String, SoakHistory.Assignment> last = new HashMap<>();
+        for (SoakHistory.Assignment a : h.assignments) {
+            if (a.member().equals(member) && a.micros() <= micros) {
+                last.merge(a.task(), a, (was, now) -> now.micros() >= was.micros() ? now : was);
+            }
+        }
+        return !last.isEmpty() && last.values().stream().allMatch(a -> a.partitions().equals("-"));
     }
 
     /** Every execution of the record at {@code pos}: member, attempt, outcome (with the failure's reason). */

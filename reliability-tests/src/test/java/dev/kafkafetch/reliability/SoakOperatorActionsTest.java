@@ -13,7 +13,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * How the checker reads an operator's actions from a run's history: a drawn action whose line says it found nothing
- * fails the run, and a seek's range reaches past the position the harness read when records of it had started since.
+ * fails the run (unless the member's own assignment shows it held nothing to pause or park then), and a seek's range reaches past the position the harness read when records of it had started since.
  */
 class SoakOperatorActionsTest {
 
@@ -49,6 +49,42 @@ class SoakOperatorActionsTest {
                 """, "");
 
         assertThat(SoakChecker.missedOperatorActions(ALL_THREE, h)).isEmpty();
+    }
+
+    @Test
+    void aPauseOrParkOnAMemberItsOwnAssignmentShowsHoldingNothingIsNotMissed() throws Exception {
+        // seed 4485142469719003384: one partition, two members; the in-process one held nothing when the pause came
+        SoakHistory h = history("""
+                L m0.0 100 start in
+                L m0.0 400 operator-seek p3 40 50
+                L m0.0 900 operator-pause none
+                L m0.0 950 operator-park none
+                """, """
+                G m0.0 150 t#0 1 0
+                G m0.0 160 t#1 1 1
+                G m0.0 600 t#0 2 -
+                G m0.0 610 t#1 2 -
+                """);
+
+        assertThat(SoakChecker.missedOperatorActions(ALL_THREE, h)).isEmpty();
+    }
+
+    @Test
+    void aPauseFindingNothingWhileOneOfTheMembersTasksHeldAPartitionIsMissed() throws Exception {
+        SoakHistory h = history("""
+                L m0.0 100 start in
+                L m0.0 400 operator-seek p3 40 50
+                L m0.0 900 operator-pause none
+                L m0.0 950 operator-park p1 7
+                """, """
+                G m0.0 150 t#0 1 0
+                G m0.0 160 t#1 1 1
+                G m0.0 600 t#0 2 -
+                G m0.0 610 t#1 2 1
+                G m0.0 920 t#1 3 -
+                """);
+
+        assertThat(SoakChecker.missedOperatorActions(ALL_THREE, h)).containsExactly("operator-pause 0/1");
     }
 
     @Test

@@ -338,13 +338,23 @@ final class SoakRun {
             case JOIN -> start(i);
             case LEAVE -> stop(i, "stop");
             case PAUSE_PARTITION -> {
-                InProcessSoakMember m = (InProcessSoakMember) slots[i]; // drawn for in-process members only
-                // a member between two assignments holds nothing: the pause waits (at most 10 s) for one
+                // the drawn member first; another in-process member when it holds nothing (between two assignments,
+                // or more members than partitions): the pause waits (at most 10 s) for one that holds a partition
                 long holdsBy = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-                int partition = m.pauseOnePartition(topic);
-                while (partition < 0 && System.nanoTime() < holdsBy) {
+                InProcessSoakMember m = (InProcessSoakMember) slots[i]; // drawn for in-process members only
+                int partition = -1;
+                while (true) {
+                    for (InProcessSoakMember candidate : inProcessMembers(i)) {
+                        partition = candidate.pauseOnePartition(topic);
+                        if (partition >= 0) {
+                            m = candidate;
+                            break;
+                        }
+                    }
+                    if (partition >= 0 || System.nanoTime() >= holdsBy) {
+                        break;
+                    }
                     Thread.sleep(100);
-                    partition = m.pauseOnePartition(topic);
                 }
                 event("L " + m.name() + " " + SoakHistoryLog.micros() + " operator-pause "
                       + (partition < 0 ? "none" : "p" + partition));
