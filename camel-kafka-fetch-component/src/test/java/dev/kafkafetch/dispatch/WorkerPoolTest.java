@@ -70,4 +70,35 @@ class WorkerPoolTest {
         assertThat(threads).hasSize(tasks);
         release.countDown();
     }
+
+    @Test
+    void aStreamOfShortTasksHandedOnByOtherThreadsRunsOnAFewThreads() throws Exception {
+        // like an asynchronous route: each task is short, and four "completion" threads submit the next ones as
+        // earlier ones end, 40,000 in all
+        int perSubmitter = 10_000;
+        CountDownLatch done = new CountDownLatch(4 * perSubmitter);
+        Set<Thread> ran = ConcurrentHashMap.newKeySet();
+        Runnable shortTask = () -> {
+            ran.add(Thread.currentThread());
+            long until = System.nanoTime() + 5_000;
+            while (System.nanoTime() < until) {
+                Thread.onSpinWait();
+            }
+            done.countDown();
+        };
+        for (int s = 0; s < 4; s++) {
+            new Thread(() -> {
+                for (int i = 0; i < perSubmitter; i++) {
+                    pool.execute(shortTask);
+                    if (i % 100 == 0) {
+                        Thread.yield();
+                    }
+                }
+            }).start();
+        }
+        assertThat(done.await(60, TimeUnit.SECONDS)).isTrue();
+        // a thread per task would be 40,000, a thread per hand-off hundreds; a few per core is what they need
+        assertThat(ran).hasSizeLessThanOrEqualTo(48);
+        assertThat(ran).allMatch(t -> t.getName().contains("TestWorker"));
+    }
 }
