@@ -24,8 +24,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * An asynchronous route gives its worker thread back at once, so thousands of records in flight run on far fewer threads:
- * the worker pool starts a thread only when no idle one can take the work, also when a completion on another thread
- * hands a key's next record on. The routes' delayer has no bound on what it holds: Camel's default one holds 1,000
+ * the worker pool queues each record for the threads already busy and adds one only when none is busy or every busy
+ * one is held by its task, also when a completion on another thread hands a key's next record on. The routes' delayer has no bound on what it holds: Camel's default one holds 1,000
  * exchanges and delays every one beyond that by sleeping on the calling thread, which would make the route a blocking
  * one from the 1,001st record in the delay on.
  */
