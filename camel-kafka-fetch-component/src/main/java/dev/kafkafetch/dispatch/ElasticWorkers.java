@@ -87,12 +87,10 @@ final class ElasticWorkers extends AbstractExecutorService {
             throw new RejectedExecutionException("the worker pool is shut down");
         }
         queue.offer(new Queued(task, System.nanoTime()));
-        if (busy.get() == 0) {
-            signal(true); // no busy thread will come free to take it
-        } else if (longTaskShare >= SHARE_ONE / 2 && signal(false)) {
-            return; // tasks are mostly long: an idle thread takes it now rather than wait for a busy one
-        } else if (watcherParked) {
-            LockSupport.unpark(watcher);
+        // no busy thread will come free to take it; or tasks are mostly long, and an idle thread takes it now
+        boolean given = busy.get() == 0 ? signal(true) : longTaskShare >= SHARE_ONE / 2 && signal(false);
+        if (!given && watcherParked) {
+            LockSupport.unpark(watcher); // also when no thread could be started: the watcher tries again
         }
     }
 
