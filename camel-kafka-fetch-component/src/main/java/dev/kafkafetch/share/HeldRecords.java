@@ -54,6 +54,8 @@ final class HeldRecords {
     private final ShareMetrics metrics;
     private int inClient;
     private int renewing;
+    private long released;
+    private long releasedSent;
 
     HeldRecords(Acknowledger client, ShareMetrics metrics) {
         this.client = client;
@@ -177,6 +179,16 @@ final class HeldRecords {
         renewing = 0;
     }
 
+    /** Whether records were given back (an explicit RELEASE) since the client last sent acknowledgements. */
+    boolean givingBack() {
+        return released != releasedSent;
+    }
+
+    /** The client sent what was acknowledged so far (a poll or a commit). */
+    void sent() {
+        releasedSent = released;
+    }
+
     /** Every record held, in whatever state. */
     int size() {
         return held.size();
@@ -187,6 +199,9 @@ final class HeldRecords {
         h.inClient = false;
         inClient--;
         held.remove(idOf(h.record));
+        if (type == AcknowledgeType.RELEASE) {
+            released++;
+        }
         metrics.acknowledged(type, type == AcknowledgeType.ACCEPT && h.item.deadLettered());
     }
 

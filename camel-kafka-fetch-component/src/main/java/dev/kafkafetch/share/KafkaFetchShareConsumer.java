@@ -100,6 +100,7 @@ public class KafkaFetchShareConsumer extends AbstractKafkaFetchConsumer<ShareFet
         int perWindow = settings.consumersPerWindow();
         List<ShareFetchTask> created = new ArrayList<>(parts.count());
         SharedSlots slots = null;
+        LeavingTogether together = new LeavingTogether();
         for (int i = 0; i < parts.count(); i++) {
             if (perWindow > 1 && i % perWindow == 0) {
                 slots = new SharedSlots(settings.maxConcurrency()); // one window per consumersCount
@@ -107,7 +108,8 @@ public class KafkaFetchShareConsumer extends AbstractKafkaFetchConsumer<ShareFet
             created.add(new ShareFetchTask(settings.forTask(i, parts.count()), "kafka-fetch-share[" + topic + "]#" + i,
                     parts.clients()::getShareConsumer, parts.clients()::getAdmin, this::instantiate,
                     new ShareItemProcessor(this, builder),
-                    parts.workers(), getExceptionHandler(), parts.pollErrors(), parts.letters(), slots));
+                    parts.workers(), getExceptionHandler(), parts.pollErrors(), parts.letters(), slots,
+                    together));
         }
         LOG.info("Started {} share fetch task(s) on {} (share group {}, maxConcurrency {} per {} task(s), ordering {},"
                  + " maxPollRecords {}, maxDeliveryAttempts {})",

@@ -58,10 +58,8 @@ import org.slf4j.LoggerFactory;
  * started and still has deliveries left, runs what is on its last delivery, and lets running records finish and accepts
  * them. A pause asked for by the Pausable EIP's listener ({@link SharePausable}) leaves the group the same way, until
  * the listener's resume check says to join again.
- * <p>
- * With {@code consumersPerWindow} above 1, this task's dispatcher shares its {@code maxConcurrency} slots with the
- * other tasks of its member ({@link SharedSlots}): each task keeps its own consumer, records and guarantees above,
- * and while it waits for its next poll the others' records use its slots.
+ * With {@code consumersPerWindow} above 1 its dispatcher shares its slots with its window's other tasks
+ * ({@link SharedSlots}), each keeping its own consumer, records and guarantees.
  */
 public final class ShareFetchTask implements FetchTask {
 
@@ -95,6 +93,7 @@ public final class ShareFetchTask implements FetchTask {
     private final CommitManager noOffsetCommits = new CommitManager(1, 1, false);
     private final ShareIntake intake;
     private final ShareLeave leave;
+    private final LeavingTogether together;
     private final SharePausable pausable;
     // confined to the fetch thread
     private ShareDecoder decoder;
@@ -105,6 +104,7 @@ public final class ShareFetchTask implements FetchTask {
      * @param processor     runs one record through the route
      * @param letters       null without a dead-letter topic
      * @param slots         the window this task shares with the other consumers of its member, or null
+     * @param together      the route's tasks, which leave the group together at a stop or suspend
      */
     public ShareFetchTask(ShareSettings settings, String threadName,
                           Function<Properties, ShareConsumer<byte[], byte[]>> consumerFactory,
@@ -112,7 +112,7 @@ public final class ShareFetchTask implements FetchTask {
                           ItemProcessor processor,
                           Executor workers, ExceptionHandler exceptionHandler,
                           PollExceptionStrategy pollExceptionStrategy, LetterPublisher letters,
-                          SharedSlots slots) {
+                          SharedSlots slots, LeavingTogether together) {
         this.settings = settings;
         this.threadName = threadName;
         this.consumerFactory = consumerFactory;
@@ -134,8 +134,9 @@ public final class ShareFetchTask implements FetchTask {
         this.held = new HeldRecords((record, type) -> client.acknowledge(record, type), shareMetrics);
         this.intake = new ShareIntake(threadName, settings, held, dispatcher, outcomes, completions, metrics,
                 shareMetrics, limit);
+        this.together = together;
         this.leave = new ShareLeave(threadName, settings, held, intake, dispatcher, stalls, limit, completions, metrics,
-                this::publishSnapshot);
+                this::publishSnapshot, together);
         this.pollErrors = new PollErrorHandler(threadName, settings.subscription(), pollExceptionStrategy,
                 exceptionHandler, metrics);
         this.snapshot = TaskSnapshot.initial(threadName, TaskState.CONNECTING.name(), settings.subscription(),
@@ -172,11 +173,7 @@ public final class ShareFetchTask implements FetchTask {
     /** Asks the task to stop: it releases what need not run, finishes and accepts what runs, and closes. */
     public void requestStop() {
         stop.request();
-        completions.signal();
-        ShareClient c = client;
-        if (c != null) {
-            c.wakeup();
-        }
+        leaveWithTheOthers();
     }
 
     /**
@@ -187,6 +184,12 @@ public final class ShareFetchTask implements FetchTask {
     @Override
     public void requestPause() {
         suspendRequested.set(true);
+        leaveWithTheOthers();
+    }
+
+    /** The route asks all its tasks to leave: this one leaves with the others, woken from its poll or its wait. */
+    private void leaveWithTheOthers() {
+        together.join(leave, () -> client != null);
         completions.signal();
         ShareClient c = client;
         if (c != null) {
@@ -335,6 +338,7 @@ public final class ShareFetchTask implements FetchTask {
         ConsumerRecords<byte[], byte[]> records;
         try {
             records = client.poll(timeoutMs);
+            held.sent();
         } catch (WakeupException e) {
             records = ConsumerRecords.empty(); // a stop request: the loop looks at it
         } catch (RuntimeException e) {
@@ -359,8 +363,11 @@ public final class ShareFetchTask implements FetchTask {
         if (c == null) {
             return;
         }
-        leave.close(c);
-        client = null;
+        try {
+            leave.close(c);
+        } finally {
+            together.left(leave, () -> client = null);
+        }
         intake.attach(null, null);
         if (decoder != null) {
             decoder.close();

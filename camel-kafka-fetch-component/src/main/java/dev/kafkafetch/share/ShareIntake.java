@@ -182,6 +182,7 @@ final class ShareIntake {
             LOG.warn("Share fetch task {}: renewing the acquisition locks of {} records failed: {}", threadName,
                     renewing, e.toString());
         }
+        held.sent();
         lost(held.renewalsFailed(failed));
         shareMetrics.renewed(renewing);
         return held.renewing() > 0;

@@ -27,7 +27,11 @@ import org.slf4j.LoggerFactory;
  * running records keep their locks renewed while they finish, within shutdownTimeout, and are
  * acknowledged with their outcome; the acknowledgements are committed before the consumer closes, and an interrupt
  * (a forced shutdown) ends only the wait, never that last commit. A poll that fails meanwhile is reported and the leave
- * goes on. What still runs at the deadline is given back by the close. Afterwards the task holds nothing.
+ * goes on. What still runs at the deadline is given back by the close. Afterwards the task holds nothing. The tasks
+ * of a route that a stop or suspend asks to leave do it together ({@link LeavingTogether}): what one gives back is sent
+ * once the others' idle clients have closed (unless locks must be renewed first), and an idle client closes only
+ * after a poll that began once the last give-back was committed, so no sibling's close gives back what it acquired
+ * from another.
  */
 final class ShareLeave {
 
@@ -54,11 +58,12 @@ final class ShareLeave {
     private final ShareCompletions completions;
     private final TaskMetrics metrics;
     private final LongConsumer publishSnapshot;
+    private final LeavingTogether together;
     private int failedPolls;
 
     ShareLeave(String threadName, ShareSettings settings, HeldRecords held, ShareIntake intake, Dispatcher dispatcher,
                StallDetector stalls, DeliveryLimit limit, ShareCompletions completions, TaskMetrics metrics,
-               LongConsumer publishSnapshot) {
+               LongConsumer publishSnapshot, LeavingTogether together) {
         this.threadName = threadName;
         this.settings = settings;
         this.held = held;
@@ -69,6 +74,7 @@ final class ShareLeave {
         this.completions = completions;
         this.metrics = metrics;
         this.publishSnapshot = publishSnapshot;
+        this.together = together;
     }
 
     /**
@@ -88,10 +94,17 @@ final class ShareLeave {
                 dispatcher.hold(false);
                 long now = System.currentTimeMillis();
                 if (held.inClient() + held.renewing() == 0) {
+                    if (held.givingBack()) {
+                        // once the siblings' idle clients have closed, none of them can acquire what goes back
+                        together.beginGiveBack(this, deadline);
+                        sendGiveBacks(() -> commit(client));
+                        continue;
+                    }
                     if (!intake.fetchOutstanding()) {
-                        break;
+                        break; // the client fetches no more: its close gives nothing back
                     }
                     // what the client acquired after the last poll would be given back by the close: take it in
+                    long seen = together.fetching(this);
                     ConsumerRecords<byte[], byte[]> late = poll(client, Math.min(TAKE_IN_POLL_MS, deadline - now));
                     if (late == null) {
                         if (failedPolls < MAX_TAKE_IN_FAILURES) {
@@ -101,8 +114,12 @@ final class ShareLeave {
                     }
                     intake.take(late, now, true);
                     if (late.isEmpty()) {
-                        break;
+                        if (together.mayClose(this, seen)) {
+                            break;
+                        }
+                        continue; // a sibling's give-back was under way: what it gave back may come to this client
                     }
+                    together.busy(this);
                     LOG.info("Share fetch task {} took in {} records its client acquired after the last poll, before"
                              + " leaving",
                             threadName, late.count());
@@ -111,15 +128,22 @@ final class ShareLeave {
                             Math.min(Math.min(intake.renewAtMs(), stalls.nextCheckAtMs(now)), deadline));
                     stalls.check(System.currentTimeMillis());
                     long start = System.currentTimeMillis();
-                    if (held.inClient() > 0 && start >= intake.renewAtMs() && intake.renew(start)) {
-                        take(poll(client, 0), start);
+                    if (held.inClient() > 0 && start >= intake.renewAtMs()) {
+                        // the locks cannot wait for the siblings: what was given back goes with the renewal
+                        sendNow(() -> {
+                            if (intake.renew(start)) {
+                                take(poll(client, 0), start);
+                            }
+                        });
                     }
                 } else {
                     intake.expireRenewals(now);
-                    if (!take(poll(client, RENEWING_POLL_MS), now)) {
-                        // a poll failed: wait as a poll would before the next (outcomes end the wait)
-                        intake.awaitOutcomes(now, Math.min(now + RENEWING_POLL_MS, deadline));
-                    }
+                    sendNow(() -> {
+                        if (!take(poll(client, RENEWING_POLL_MS), now)) {
+                            // a poll failed: wait as a poll would before the next (outcomes end the wait)
+                            intake.awaitOutcomes(now, Math.min(now + RENEWING_POLL_MS, deadline));
+                        }
+                    });
                 }
                 publishSnapshot.accept(System.currentTimeMillis());
             }
@@ -150,6 +174,40 @@ final class ShareLeave {
         }
     }
 
+    /** Renewals cannot wait: sends (with {@code send}) at once, as a give-back when records were released. */
+    private void sendNow(Sending send) throws InterruptedException {
+        if (held.givingBack()) {
+            together.beginGiveBack(this, 0);
+            sendGiveBacks(send);
+        } else {
+            send.run();
+        }
+    }
+
+    /** Sends what was released, after {@link LeavingTogether#beginGiveBack}; the siblings hear when it is done. */
+    private void sendGiveBacks(Sending send) throws InterruptedException {
+        try {
+            send.run();
+        } finally {
+            held.sent();
+            together.endGiveBack();
+        }
+    }
+
+    /** Commits the acknowledgements; a failure is reported (the close's last commit sends what is left). */
+    private void commit(ShareClient client) {
+        try {
+            client.commitSync(settings.commitTimeoutMs());
+        } catch (RuntimeException e) {
+            metrics.error(e);
+        }
+    }
+
+    /** A client call that sends acknowledgements. */
+    private interface Sending {
+        void run() throws InterruptedException;
+    }
+
     /**
      * A poll while leaving, or null when it failed. A wakeup (a second stop request, a suspend during a stop) is
      * one-shot, so the poll is made again; a failed poll is counted (the first one reported) and the leave goes on
@@ -159,7 +217,9 @@ final class ShareLeave {
         try {
             for (int wakeups = 0;; wakeups++) {
                 try {
-                    return client.poll(timeoutMs);
+                    ConsumerRecords<byte[], byte[]> records = client.poll(timeoutMs);
+                    held.sent();
+                    return records;
                 } catch (WakeupException e) {
                     if (wakeups == MAX_WAKEUPS) {
                         throw e;

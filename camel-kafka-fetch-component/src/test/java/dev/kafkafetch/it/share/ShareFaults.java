@@ -8,6 +8,7 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 import dev.kafkafetch.KafkaClientFactory;
@@ -35,7 +36,7 @@ import org.apache.kafka.common.metrics.KafkaMetric;
  * after the real commit, so its per-partition results are lost) or on the next zero-time {@code poll} (the renewal's
  * poll; or only the one made while its member leaves the group), or on the next poll that returns a record on a given delivery (the records are kept back, as a fetch answered
  * after the poll gave up leaves them in the client's buffer, and the poll waits for a wakeup and throws as a woken
- * poll does; the next poll returns them). {@link #fired()} tells the test that its premise happened.
+ * poll does; the next poll returns them); or on every close (held up before the real one). {@link #fired()} tells the test that its premise happened.
  */
 public final class ShareFaults implements KafkaClientFactory {
 
@@ -50,6 +51,7 @@ public final class ShareFaults implements KafkaClientFactory {
     private final AtomicReference<RuntimeException> leavingZeroPollFault = new AtomicReference<>();
     private final AtomicInteger keepBackDelivery = new AtomicInteger();
     private final AtomicReference<KeepBackFault> keepBackFault = new AtomicReference<>();
+    private final AtomicLong slowCloseMs = new AtomicLong();
     private final AtomicInteger fired = new AtomicInteger();
     private final AtomicInteger adminFailures = new AtomicInteger();
 
@@ -82,6 +84,14 @@ public final class ShareFaults implements KafkaClientFactory {
      */
     public void armKeepBackAndFail(int delivery, RuntimeException thrown) {
         keepBackFault.set(new KeepBackFault(delivery, thrown));
+    }
+
+    /**
+     * Every close from now on first waits {@code delayMs} (a close the network holds up), while the client goes on
+     * fetching as a real one does until it closes; each such close counts as fired.
+     */
+    public void armSlowClose(long delayMs) {
+        slowCloseMs.set(delayMs);
     }
 
     /** The next {@code times} admin clients cannot be created (as when the brokers refuse or cannot be reached). */
@@ -280,6 +290,15 @@ public final class ShareFaults implements KafkaClientFactory {
 
         @Override
         public void close(Duration timeout) {
+            long delayMs = slowCloseMs.get();
+            if (delayMs > 0) {
+                fired.incrementAndGet();
+                try {
+                    Thread.sleep(delayMs);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
             real.close(timeout);
         }
 

@@ -1,0 +1,91 @@
+package dev.kafkafetch.it.share;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import dev.kafkafetch.share.KafkaFetchShareConstants;
+import dev.kafkafetch.share.ShareFetchTask;
+import dev.kafkafetch.task.TaskState;
+import dev.kafkafetch.testinfra.KafkaTestSupport;
+import org.apache.camel.CamelContext;
+import org.apache.camel.builder.RouteBuilder;
+import org.awaitility.core.ConditionTimeoutException;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A suspend while one share consumer of a route holds records it has not started and its sibling (the window's other
+ * consumer) holds nothing, with delivery limit 2. The first gives its unstarted records back once its running record
+ * is done; the sibling's client goes on fetching until it has closed (its close is held up here, as a slow network
+ * would), so, if the records went back then, its fetch would acquire them on their second delivery, the last, after
+ * its last poll, and its close would give them back: the broker archives them, unrouted. The route's consumers leave
+ * together instead: the idle one closes first, then the other gives its records back, and they come on their last
+ * delivery after the resume. Lost must be 0 (archived counts as lost).
+ */
+class ShareLeaveTogetherIT extends ShareITSupport {
+
+    @Test
+    void recordsOneConsumerGivesBackAtASuspendAreNotArchivedByItsSiblingsClose() throws Exception {
+        String topic = KafkaTestSupport.uniqueName("share-together");
+        String group = KafkaTestSupport.uniqueName("sg");
+        kafka.createTopic(topic, 1);
+        prepareGroup(group, 0);
+        deliveryLimit(group, 2);
+        List<String> produced = kafka.produceIds(topic, 6, "k", 6);
+        ShareFaults faults = new ShareFaults();
+        Map<String, List<Integer>> deliveries = new ConcurrentHashMap<>();
+        CountDownLatch slowStarted = new CountDownLatch(1);
+        String uri = shareUri(topic, group, "consumersCount=1&consumersPerWindow=2&maxConcurrency=1&maxPollRecords=10"
+                                            + "&kafkaClientFactory=#faults");
+        CamelContext context = newContext();
+        context.getRegistry().bind("faults", faults);
+        context.addRoutes(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from(uri).routeId("together").process(exchange -> {
+                    String id = exchange.getMessage().getBody(String.class);
+                    deliveries.computeIfAbsent(id, k -> new CopyOnWriteArrayList<>())
+                            .add(exchange.getMessage().getHeader(KafkaFetchShareConstants.DELIVERY_COUNT,
+                                    Integer.class));
+                    if (slowStarted.getCount() > 0) {
+                        slowStarted.countDown();
+                        Thread.sleep(1500); // the suspend comes while this runs and the others wait
+                    } else {
+                        Thread.sleep(20);
+                    }
+                });
+            }
+        });
+        context.start();
+        assertThat(slowStarted.await(90, TimeUnit.SECONDS)).as("the first record started").isTrue();
+        List<ShareFetchTask> tasks = shareConsumer(context).tasks();
+        // the premise: one consumer acquired all six (one poll's worth), the other holds nothing
+        await().atMost(Duration.ofSeconds(5))
+                .until(() -> tasks.stream().mapToInt(t -> t.shareSnapshot().held()).max().orElse(0) == 6);
+        faults.armSlowClose(3000);
+        Thread.sleep(200); // the unstarted five have been queued a while: the suspend finds them waiting
+        context.getRouteController().suspendRoute("together");
+        await().atMost(Duration.ofSeconds(30)).until(() -> tasks.stream().allMatch(t -> t.state() == TaskState.PAUSED));
+        assertThat(faults.fired()).as("closes held up while leaving").isEqualTo(2);
+        context.getRouteController().resumeRoute("together");
+        try {
+            await().atMost(Duration.ofSeconds(20)).until(() -> deliveries.keySet().containsAll(produced));
+        } catch (ConditionTimeoutException e) {
+            // asserted below
+        }
+        context.stop();
+        System.out.printf("share leave together: deliveries %s%n", deliveries);
+        assertThat(deliveries.keySet()).as("routed (none archived)").containsExactlyInAnyOrderElementsOf(produced);
+        assertThat(deliveries.values()).as("each routed once: the first on delivery 1, the five given back on 2")
+                .allSatisfy(d -> assertThat(d).hasSize(1));
+        assertThat(deliveries.values().stream().filter(d -> d.get(0) == 2).count())
+                .as("records given back by the suspend (the premise) and routed on their last delivery").isEqualTo(5);
+    }
+}
