@@ -1,8 +1,10 @@
 package dev.kafkafetch.it.share;
 
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -87,5 +89,83 @@ class ShareLeaveTogetherIT extends ShareITSupport {
                 .allSatisfy(d -> assertThat(d).hasSize(1));
         assertThat(deliveries.values().stream().filter(d -> d.get(0) == 2).count())
                 .as("records given back by the suspend (the premise) and routed on their last delivery").isEqualTo(5);
+    }
+
+    /**
+     * The same at a stop, with four consumers (two windows of two), records that fail on every delivery (released for
+     * their second, the last, then dead-lettered) and slow closes: what the stopping consumers give back, unstarted or
+     * failed, reaches the next member and nothing is archived.
+     */
+    @Test
+    void aStopOfFourConsumersWithFailingRecordsArchivesNothing() throws Exception {
+        String topic = KafkaTestSupport.uniqueName("share-together-stop");
+        String group = KafkaTestSupport.uniqueName("sg");
+        String dlt = topic + ".dlt";
+        kafka.createTopic(topic, 1);
+        kafka.createTopic(dlt, 1);
+        prepareGroup(group, 0);
+        deliveryLimit(group, 2);
+        List<String> produced = kafka.produceIds(topic, 40, "k", 40);
+        Set<String> failing = new HashSet<>();
+        for (int i = 0; i < produced.size(); i += 5) {
+            failing.add(produced.get(i));
+        }
+        Set<String> routed = ConcurrentHashMap.newKeySet();
+        ShareFaults faults = new ShareFaults();
+        String options = "consumersCount=2&consumersPerWindow=2&maxConcurrency=2&maxPollRecords=10&deadLetterTopic="
+                         + dlt;
+        CamelContext context = newContext();
+        context.getRegistry().bind("faults", faults);
+        context.addRoutes(failingRoute(shareUri(topic, group, options + "&kafkaClientFactory=#faults"), failing,
+                routed, 300));
+        context.start();
+        List<ShareFetchTask> tasks = shareConsumer(context).tasks();
+        // the premise: records are running and others wait, unstarted, when the stop comes
+        await().atMost(Duration.ofSeconds(90)).until(() -> routed.size() >= 2
+                                                           && tasks.stream().mapToInt(t -> t.shareSnapshot().held())
+                                                                   .sum()
+                                                              > 4);
+        faults.armSlowClose(1500);
+        context.stop();
+        long released = tasks.stream().mapToLong(t -> t.shareSnapshot().released()).sum();
+        assertThat(faults.fired()).as("closes held up while leaving").isEqualTo(tasks.size());
+        assertThat(released).as("records given back by the stop (the premise)").isPositive();
+
+        CamelContext next = newContext();
+        next.addRoutes(failingRoute(shareUri(topic, group, options), failing, routed, 0));
+        next.start();
+        Set<String> dead = ConcurrentHashMap.newKeySet();
+        try {
+            await().atMost(Duration.ofSeconds(30)).until(() -> {
+                kafka.readAll(dlt, Duration.ofSeconds(5)).forEach(r -> dead.add(r.value()));
+                return routed.size() + dead.size() >= produced.size();
+            });
+        } catch (ConditionTimeoutException e) {
+            // asserted below
+        }
+        next.stop();
+        Set<String> seen = new HashSet<>(routed);
+        seen.addAll(dead);
+        System.out.printf("share leave together at a stop: %d released at the stop, routed %d, dead-lettered %d%n",
+                released, routed.size(), dead.size());
+        assertThat(seen).as("routed or dead-lettered (none archived)").containsExactlyInAnyOrderElementsOf(produced);
+        assertThat(dead).as("dead-lettered on their last delivery").isEqualTo(failing);
+    }
+
+    /** Fails the {@code failing} records every time; records the others routed through, each after {@code workMs}. */
+    private static RouteBuilder failingRoute(String uri, Set<String> failing, Set<String> routed, long workMs) {
+        return new RouteBuilder() {
+            @Override
+            public void configure() {
+                from(uri).process(exchange -> {
+                    String id = exchange.getMessage().getBody(String.class);
+                    Thread.sleep(workMs);
+                    if (failing.contains(id)) {
+                        throw new IllegalStateException("always fails");
+                    }
+                    routed.add(id);
+                });
+            }
+        };
     }
 }
