@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.stream.LongStream;
 
 /**
  * Derives one share-group soak combination from one seed, deterministically (the test JVM and every child JVM get the
@@ -28,6 +29,10 @@ final class ShareSoakGenerator {
     private static final long CONSUMERS_PER_WINDOW_STREAM = 0x637077L;
     /** Mixed twice into the seed for the asynchronous-route draw ("async"). */
     private static final long ASYNC_STREAM = 0x6173796e63L;
+    /** Mixed twice into the seed for the slow-close draw ("slowclos"). */
+    private static final long SLOW_CLOSE_STREAM = 0x736c6f77636c6f73L;
+    /** The share of combinations whose share consumers close slowly (a slow network while their fetch goes on). */
+    static final int SLOW_CLOSE_PERCENT = 30;
     private static final int[] LOCKS_MS = { 2000, 3000, 5000, 8000 };
     /** The fault kinds drawn before suspends and broker restarts were. */
     private static final Set<SoakFault.Kind> FIRST_KINDS = EnumSet.of(SoakFault.Kind.KILL, SoakFault.Kind.RESTART,
@@ -49,7 +54,7 @@ final class ShareSoakGenerator {
 
     static ShareSoakCase generate(long seed) {
         Random r = new Random(SoakGenerator.mix(seed) ^ SHARE_STREAM);
-        ShareSoakOptions o = withAsyncRoute(seed, withConsumersPerWindow(seed, options(r)));
+        ShareSoakOptions o = withSlowClose(seed, withAsyncRoute(seed, withConsumersPerWindow(seed, options(r))));
         long duration = 6000 + r.nextInt(4001);
         int rate = 100 + r.nextInt(151);
         int backlog = 100 + r.nextInt(501);
@@ -81,6 +86,19 @@ final class ShareSoakGenerator {
                                || seed == 4693253153669096614L;
         Random r = new Random(SoakGenerator.mix(SoakGenerator.mix(seed) ^ ASYNC_STREAM));
         return !pickedBefore && r.nextInt(100) < SoakGenerator.ASYNC_PERCENT ? o.with(o.consumersPerWindow(), true)
+                : o;
+    }
+
+    /**
+     * Every share consumer's close held up 300 or 1,000 ms in {@value #SLOW_CLOSE_PERCENT} % of the combinations, from
+     * a stream of its own (a client fetches until it has closed: what a sibling gives back meanwhile must not be
+     * archived by that close); the seeds of {@link SoakIT#SHARE_CI_SEEDS} and those picked before keep fast closes.
+     */
+    private static ShareSoakOptions withSlowClose(long seed, ShareSoakOptions o) {
+        boolean pickedBefore = PICKED_BEFORE_SUSPEND.contains(seed) || seed == PICKED_BEFORE_CONSUMERS_PER_WINDOW
+                               || LongStream.of(SoakIT.SHARE_CI_SEEDS).anyMatch(s -> s == seed);
+        Random r = new Random(SoakGenerator.mix(SoakGenerator.mix(seed) ^ SLOW_CLOSE_STREAM));
+        return !pickedBefore && r.nextInt(100) < SLOW_CLOSE_PERCENT ? o.withSlowClose(r.nextBoolean() ? 300 : 1000)
                 : o;
     }
 

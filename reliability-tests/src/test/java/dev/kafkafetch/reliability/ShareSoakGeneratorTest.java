@@ -54,6 +54,24 @@ class ShareSoakGeneratorTest {
         }
     }
 
+    @Test
+    void aShareOfSeedsDrawsSlowClosesAndTheCiSeedsNone() {
+        int slow = 0;
+        for (long seed = 1; seed <= 200; seed++) {
+            ShareSoakOptions o = ShareSoakGenerator.generate(seed).options();
+            if (o.slowCloseMs() > 0) {
+                slow++;
+                assertThat(o.uri("b:9092", "t", "g", "d"))
+                        .contains("additionalProperties." + SoakShareClients.SLOW_CLOSE_MS + "=" + o.slowCloseMs());
+                assertThat(o.describe()).endsWith("slowClose" + o.slowCloseMs());
+            }
+        }
+        assertThat(slow).as("of 200 seeds").isBetween(35, 85);
+        for (long seed : SoakIT.SHARE_CI_SEEDS) {
+            assertThat(ShareSoakGenerator.generate(seed).options().slowCloseMs()).as("CI seed %d", seed).isZero();
+        }
+    }
+
     private static String drawn(long seed) {
         ShareSoakCase c = ShareSoakGenerator.generate(seed);
         SoakSchedule s = c.schedule();

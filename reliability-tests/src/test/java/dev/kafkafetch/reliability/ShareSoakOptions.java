@@ -17,24 +17,33 @@ import java.util.Map;
  * @param lockMs              the group's acquisition lock {@code share.record.lock.duration.ms}
  * @param consumersPerWindow  share consumers feeding each window (1 with KEY, as the endpoint requires)
  * @param asyncRoute          the route's work is an asynchronous step ({@link SoakAsyncStep})
+ * @param slowCloseMs         0, or how long every share consumer's close waits before it closes
+ *                            ({@link SoakShareClients}: a slow network, while its fetch goes on)
  */
 record ShareSoakOptions(int partitions, int keys, List<Boolean> childSlots, int initialMembers, int consumersCount,
         int maxConcurrency, String ordering, int maxPollRecords, int deliveryLimit, int maxDeliveryAttempts,
-        int lockMs, boolean deadLetterTopic, int workMs, int consumersPerWindow, boolean asyncRoute) {
+        int lockMs, boolean deadLetterTopic, int workMs, int consumersPerWindow, boolean asyncRoute, int slowCloseMs) {
 
     /** The options of the combinations drawn before consumersPerWindow was: one consumer per window. */
     ShareSoakOptions(int partitions, int keys, List<Boolean> childSlots, int initialMembers, int consumersCount,
                      int maxConcurrency, String ordering, int maxPollRecords, int deliveryLimit,
                      int maxDeliveryAttempts, int lockMs, boolean deadLetterTopic, int workMs) {
         this(partitions, keys, childSlots, initialMembers, consumersCount, maxConcurrency, ordering, maxPollRecords,
-             deliveryLimit, maxDeliveryAttempts, lockMs, deadLetterTopic, workMs, 1, false);
+             deliveryLimit, maxDeliveryAttempts, lockMs, deadLetterTopic, workMs, 1, false, 0);
     }
 
     /** These options with {@code consumersPerWindow} and {@code asyncRoute} as given. */
     ShareSoakOptions with(int cpw, boolean async) {
         return new ShareSoakOptions(partitions, keys, childSlots, initialMembers, consumersCount, maxConcurrency,
                 ordering, maxPollRecords, deliveryLimit, maxDeliveryAttempts, lockMs, deadLetterTopic, workMs, cpw,
-                async);
+                async, slowCloseMs);
+    }
+
+    /** These options with every share consumer's close held up {@code ms}. */
+    ShareSoakOptions withSlowClose(int ms) {
+        return new ShareSoakOptions(partitions, keys, childSlots, initialMembers, consumersCount, maxConcurrency,
+                ordering, maxPollRecords, deliveryLimit, maxDeliveryAttempts, lockMs, deadLetterTopic, workMs,
+                consumersPerWindow, asyncRoute, ms);
     }
 
     static final String SCHEME = "kafka-fetch-share:";
@@ -109,6 +118,9 @@ record ShareSoakOptions(int partitions, int keys, List<Boolean> childSlots, int 
         if (deadLetterTopic) {
             o.add("deadLetterTopic=" + dlt);
         }
+        if (slowCloseMs > 0) {
+            o.add("additionalProperties." + SoakShareClients.SLOW_CLOSE_MS + "=" + slowCloseMs);
+        }
         return SCHEME + topic + "?" + String.join("&", o);
     }
 
@@ -141,6 +153,9 @@ record ShareSoakOptions(int partitions, int keys, List<Boolean> childSlots, int 
         d.add("work" + workMs);
         if (asyncRoute) {
             d.add("async");
+        }
+        if (slowCloseMs > 0) {
+            d.add("slowClose" + slowCloseMs);
         }
         return String.join(",", d);
     }

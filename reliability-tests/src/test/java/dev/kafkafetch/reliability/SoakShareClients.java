@@ -28,9 +28,15 @@ import org.apache.kafka.common.TopicIdPartition;
  * such deliveries only by the counts that follow them. Every acknowledgement the broker refuses (a renewal or an
  * outcome, as the fetch task's acknowledgement commit callback hears it) is logged too (an {@code N} line per
  * record): such a record may be delivered again although its member finished it (a broker restart, a moved
- * share-partition leader).
+ * share-partition leader). With {@link #SLOW_CLOSE_MS} every close waits first, as over a slow network.
  */
 public final class SoakShareClients implements KafkaClientFactory, CamelContextAware {
+
+    /**
+     * A consumer property (URI {@code additionalProperties.soak.slowCloseMs}, taken out before the client sees it):
+     * every close of a share consumer first waits that long, while the client goes on fetching.
+     */
+    static final String SLOW_CLOSE_MS = "soak.slowCloseMs";
 
     private CamelContext context;
 
@@ -61,12 +67,19 @@ public final class SoakShareClients implements KafkaClientFactory, CamelContextA
     @Override
     @SuppressWarnings("unchecked")
     public ShareConsumer<byte[], byte[]> getShareConsumer(Properties properties) {
-        ShareConsumer<byte[], byte[]> consumer = new KafkaShareConsumer<>(properties);
+        Properties config = new Properties();
+        config.putAll(properties);
+        long slowCloseMs = Long.parseLong(String.valueOf(config.getOrDefault(SLOW_CLOSE_MS, "0")));
+        config.remove(SLOW_CLOSE_MS);
+        ShareConsumer<byte[], byte[]> consumer = new KafkaShareConsumer<>(config);
         SoakRoute route = context.getRegistry().lookupByNameAndType(SoakOptions.EXCEPTION_HANDLER, SoakRoute.class);
         return (ShareConsumer<byte[], byte[]>) Proxy.newProxyInstance(getClass().getClassLoader(),
                 new Class<?>[] { ShareConsumer.class }, (proxy, method, args) -> {
                     if ("setAcknowledgementCommitCallback".equals(method.getName()) && args[0] != null) {
                         args[0] = refusalsLogged((AcknowledgementCommitCallback) args[0], route);
+                    }
+                    if ("close".equals(method.getName()) && slowCloseMs > 0) {
+                        holdUp(slowCloseMs); // a slow network: the client's fetch goes on meanwhile
                     }
                     Object result;
                     try {
@@ -82,6 +95,14 @@ public final class SoakShareClients implements KafkaClientFactory, CamelContextA
                     }
                     return result;
                 });
+    }
+
+    private static void holdUp(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt(); // a forced stop: close at once
+        }
     }
 
     /** The fetch task's callback, after logging every offset whose acknowledgement the broker refused. */
