@@ -56,6 +56,7 @@ final class HeldRecords {
     private int renewing;
     private long released;
     private long releasedSent;
+    private boolean mayHaveSent;
 
     HeldRecords(Acknowledger client, ShareMetrics metrics) {
         this.client = client;
@@ -187,6 +188,22 @@ final class HeldRecords {
     /** The client sent what was acknowledged so far (a poll or a commit). */
     void sent() {
         releasedSent = released;
+        mayHaveSent = false;
+    }
+
+    /**
+     * A poll failed (woken by a stop, for one) after it may have sent the acknowledgements: what was given back may be
+     * at the broker already, or not.
+     */
+    void sendUncertain() {
+        mayHaveSent = givingBack();
+    }
+
+    /** Whether records given back may have been sent by a poll that failed; the answer is given once. */
+    boolean takeUncertainSend() {
+        boolean was = mayHaveSent;
+        mayHaveSent = false;
+        return was;
     }
 
     /** Every record held, in whatever state. */

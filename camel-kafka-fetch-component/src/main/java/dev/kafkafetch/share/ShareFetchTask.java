@@ -340,8 +340,10 @@ public final class ShareFetchTask implements FetchTask {
             records = client.poll(timeoutMs);
             held.sent();
         } catch (WakeupException e) {
+            held.sendUncertain();
             records = ConsumerRecords.empty(); // a stop request: the loop looks at it
         } catch (RuntimeException e) {
+            held.sendUncertain();
             metrics.pollFailed();
             intake.pollFailed();
             PollOnError action = pollErrors.handle(e);

@@ -30,8 +30,8 @@ import org.slf4j.LoggerFactory;
  * goes on. What still runs at the deadline is given back by the close. Afterwards the task holds nothing. The tasks
  * of a route that a stop or suspend asks to leave do it together ({@link LeavingTogether}): what one gives back is sent
  * once the others' idle clients have closed (unless locks must be renewed first), and an idle client closes only
- * after a poll that began once the last give-back was committed, so no sibling's close gives back what it acquired
- * from another.
+ * after a poll that began once the last give-back was committed (a poll the stop woke may have sent one: that counts
+ * at once), so no sibling's close gives back what it acquired from another.
  */
 final class ShareLeave {
 
@@ -88,6 +88,11 @@ final class ShareLeave {
         giveBackNotStarted();
         long deadline = System.currentTimeMillis() + settings.shutdownTimeoutMs();
         try {
+            if (held.takeUncertainSend()) {
+                // the poll a stop woke may have sent a give-back already: the siblings poll once more before closing
+                together.beginGiveBack(this, 0);
+                together.endGiveBack();
+            }
             while (System.currentTimeMillis() < deadline) {
                 // what is queued now is on its last delivery and must run, also when a Pausable EIP pause held the
                 // dispatcher (on a worker, whose outcome then wakes this loop)

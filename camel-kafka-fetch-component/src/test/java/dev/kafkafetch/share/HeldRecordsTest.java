@@ -40,6 +40,28 @@ class HeldRecordsTest {
     }
 
     @Test
+    void aReleaseIsAGiveBackUntilSentAndAFailedPollLeavesItUncertain() {
+        ConsumerRecord<byte[], byte[]> a = record(1);
+        ConsumerRecord<byte[], byte[]> b = record(2);
+        WorkItem first = item(a);
+        WorkItem second = item(b);
+        held.add(a, first);
+        held.add(b, second);
+        held.decided(first, AcknowledgeType.ACCEPT);
+        assertThat(held.givingBack()).as("an accept gives nothing back").isFalse();
+        held.decided(second, AcknowledgeType.RELEASE);
+        assertThat(held.givingBack()).isTrue();
+        held.sendUncertain(); // a poll woken by a stop, after it may have sent the release
+        assertThat(held.givingBack()).as("still to be committed").isTrue();
+        assertThat(held.takeUncertainSend()).isTrue();
+        assertThat(held.takeUncertainSend()).as("answered once").isFalse();
+        held.sent();
+        assertThat(held.givingBack()).isFalse();
+        held.sendUncertain(); // nothing was waiting to go
+        assertThat(held.takeUncertainSend()).isFalse();
+    }
+
+    @Test
     void outcomeDecidedDuringRenewalIsGivenWhenTheRecordComesBack() {
         ConsumerRecord<byte[], byte[]> a = record(1);
         ConsumerRecord<byte[], byte[]> b = record(2);
