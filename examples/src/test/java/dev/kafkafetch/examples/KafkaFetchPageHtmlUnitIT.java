@@ -87,7 +87,8 @@ class KafkaFetchPageHtmlUnitIT {
                     .as("still stuck at the same offset").isEqualTo(offset);
             String park = "section.route[data-route='billing'] button[data-action='park'][data-topic='" + stuck.topic()
                           + "'][data-partition='" + stuck.partition() + "'][data-offset='" + offset + "']";
-            await().atMost(OperatorActionsHttpIT.TIMEOUT)
+            // the page re-renders every 2 s: between two renders the section may be missing for a moment
+            await().atMost(OperatorActionsHttpIT.TIMEOUT).ignoreExceptions()
                     .until(() -> page.querySelector("section.route[data-route='billing']").asNormalizedText()
                             .contains("offset " + offset + " "));
             clickWhenThere(page, park);
