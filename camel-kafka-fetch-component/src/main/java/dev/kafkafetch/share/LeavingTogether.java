@@ -14,8 +14,9 @@ import java.util.function.BooleanSupplier;
  * give-back of a sibling is under way and its last poll, which brought nothing, began after the last one was
  * committed; a task gives records back (sends their RELEASE) only once no sibling is an idle fetcher, unless their
  * locks must be renewed now, so the idle ones close first and acquire nothing from their siblings. Not covered:
- * another process's give-back, or a lock running out elsewhere, in the last moment before a close, and records a
- * client acquires while its task still holds others (issue 22). A task that leaves on its own (a reconnect, a
+ * another process's give-back, or a lock running out elsewhere, in the last moment before a close (a client does not
+ * fetch while its task holds records: {@link ShareClient}'s commit waits for the answers). A task that leaves on its
+ * own (a reconnect, a
  * Pausable EIP pause) waits for nobody.
  */
 final class LeavingTogether {

@@ -5,6 +5,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 
 import dev.kafkafetch.metrics.ClientReachability;
@@ -23,15 +25,24 @@ import org.apache.kafka.common.errors.WakeupException;
  * A share fetch task's KafkaShareConsumer, and the one place where its wakeup rule is kept: other threads wake it
  * only to stop it, and <b>only {@link #poll} ends on a wakeup</b>; any other call that a wakeup interrupts
  * ({@code commitSync}, {@code close}, even the local {@code acknowledge}) is carried out again, and the next poll
- * then returns at once. So no acknowledgement commit or lock renewal is left half-done by a wakeup.
+ * then returns at once. So no acknowledgement commit or lock renewal is left half-done by a wakeup: a commitSync the
+ * wakeup cut short has sent what it was given already, and waits on for the broker's answers (which come through the
+ * acknowledgement commit callback) before it returns. A poll made before a renewal's answer would fetch new records,
+ * which would then wait in the client while the renewed ones run, and be given back by a close.
  * <p>
  * Only the fetch thread calls this object, except {@link #wakeup()} (docs/design.md §4.1).
  */
 final class ShareClient {
 
+    /** How often a commit cut short by a wakeup looks for the broker's answers. */
+    private static final long ANSWER_CHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+
     private final ShareConsumer<byte[], byte[]> consumer;
     private final String clientId;
     private final ClientReachability reachability = new ClientReachability();
+    private final UnansweredAcknowledgements unanswered = new UnansweredAcknowledgements();
+    private AcknowledgementCommitCallback callback = (offsets, exception) -> {
+    };
     private boolean wakeupPending;
 
     /** @param clientId the configured client id, or null (Kafka then generates one) */
@@ -40,6 +51,10 @@ final class ShareClient {
         this.clientId = clientId != null ? clientId
                 : metrics().keySet().stream().map(name -> name.tags().get("client-id")).filter(Objects::nonNull)
                         .findFirst().orElse(null);
+        run(() -> consumer.setAcknowledgementCommitCallback((offsets, exception) -> {
+            unanswered.answered(offsets);
+            callback.onComplete(offsets, exception);
+        }));
     }
 
     String clientId() {
@@ -77,15 +92,33 @@ final class ShareClient {
      */
     void acknowledge(ConsumerRecord<byte[], byte[]> record, AcknowledgeType type) {
         run(() -> consumer.acknowledge(record, type));
+        unanswered.given(record);
     }
 
-    /** Sends the acknowledgements given so far and waits for the broker's answer, per partition. */
+    /**
+     * Sends the acknowledgements given so far and waits for the broker's answer, per partition; after a wakeup the
+     * answers come through the callback only (the map is then empty), and this waits for them within the timeout.
+     */
     Map<TopicIdPartition, Optional<KafkaException>> commitSync(long timeoutMs) {
-        return call(() -> consumer.commitSync(Duration.ofMillis(timeoutMs)));
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        try {
+            return consumer.commitSync(Duration.ofMillis(timeoutMs));
+        } catch (WakeupException e) {
+            wakeupPending = true; // meant for the poll
+        }
+        // what was sent is answered later: each commit with nothing to send hands over the answers that came
+        while (!unanswered.none() && System.nanoTime() < deadline) {
+            call(() -> consumer.commitSync(Duration.ofNanos(Math.max(0, deadline - System.nanoTime()))));
+            if (!unanswered.none()) {
+                LockSupport.parkNanos(ANSWER_CHECK_NANOS);
+            }
+        }
+        return Map.of();
     }
 
+    /** Hears the broker's answer to every acknowledgement (on the fetch thread, inside poll, commitSync or close). */
     void setAcknowledgementCommitCallback(AcknowledgementCommitCallback callback) {
-        run(() -> consumer.setAcknowledgementCommitCallback(callback));
+        this.callback = callback;
     }
 
     /** The acquisition lock duration the broker reported with the last records, if known. */

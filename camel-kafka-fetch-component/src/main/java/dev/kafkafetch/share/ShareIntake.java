@@ -81,9 +81,11 @@ final class ShareIntake {
     }
 
     /**
-     * Whether the client may hold records it acquired that no poll has returned: after a poll that brought no new
-     * record (it timed out, was woken, or only handed renewed records back) the client goes on fetching, and what
-     * that fetch acquires waits in its buffer for the next poll. A poll that brought new records fetches no more.
+     * Whether the client may hold records it acquired that no poll has returned: after a poll that brought nothing
+     * (it timed out or was woken) the client goes on fetching, and what that fetch acquires waits in its buffer for
+     * the next poll. A poll that brought new records fetches no more; one that handed every renewed record back
+     * fetches nothing either (its renewals were answered before it: {@link ShareClient#commitSync}), while one that
+     * left records renewing asks for a fetch.
      */
     boolean fetchOutstanding() {
         return fetchOutstanding;
@@ -105,8 +107,8 @@ final class ShareIntake {
      * that one runs.
      */
     void take(ConsumerRecords<byte[], byte[]> records, long acquiredAtMs, boolean stopping) {
-        fetchOutstanding = true;
         if (records.isEmpty()) {
+            fetchOutstanding = true;
             return;
         }
         lockMs = client.acquisitionLockTimeoutMs().orElse(DEFAULT_LOCK_MS);
@@ -130,6 +132,9 @@ final class ShareIntake {
             } else {
                 toRoute.add(item);
             }
+        }
+        if (held.renewing() > 0) {
+            fetchOutstanding = true; // renewed records back while others still renew: the poll asked for a fetch
         }
         dispatcher.submitAll(toRoute);
     }
