@@ -4,12 +4,15 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import dev.kafkafetch.it.KafkaFetchITSupport;
 import dev.kafkafetch.metrics.ShareSnapshot;
 import dev.kafkafetch.metrics.TaskSnapshot;
+import dev.kafkafetch.share.KafkaFetchShareConstants;
 import dev.kafkafetch.share.KafkaFetchShareConsumer;
 import org.apache.camel.CamelContext;
+import org.apache.camel.Exchange;
 import org.apache.camel.Route;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AlterConfigOp;
@@ -69,6 +72,17 @@ public abstract class ShareITSupport extends KafkaFetchITSupport {
                 List.of(new AlterConfigOp(new ConfigEntry("share.delivery.count.limit", Integer.toString(limit)),
                         AlterConfigOp.OpType.SET))))
                 .all().get();
+    }
+
+    /**
+     * Records the delivery of the exchange's record (its body is its id) under its id in {@code deliveries}, in the
+     * order the route got them; returns the delivery (1 for the first).
+     */
+    protected static int delivered(Exchange exchange, Map<String, List<Integer>> deliveries) {
+        String id = exchange.getMessage().getBody(String.class);
+        int delivery = exchange.getMessage().getHeader(KafkaFetchShareConstants.DELIVERY_COUNT, Integer.class);
+        deliveries.computeIfAbsent(id, k -> new CopyOnWriteArrayList<>()).add(delivery);
+        return delivery;
     }
 
     /** The share consumer of the context's only route. */

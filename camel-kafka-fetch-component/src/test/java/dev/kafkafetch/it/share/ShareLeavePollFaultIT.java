@@ -6,7 +6,6 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-import dev.kafkafetch.share.KafkaFetchShareConstants;
 import dev.kafkafetch.share.KafkaFetchShareConsumer;
 import dev.kafkafetch.testinfra.KafkaTestSupport;
 import org.apache.camel.CamelContext;
@@ -79,9 +78,7 @@ class ShareLeavePollFaultIT extends ShareITSupport {
             public void configure() {
                 from(uri).process(exchange -> {
                     String id = exchange.getMessage().getBody(String.class);
-                    int delivery = exchange.getMessage().getHeader(KafkaFetchShareConstants.DELIVERY_COUNT,
-                            Integer.class);
-                    deliveries.computeIfAbsent(id, k -> new CopyOnWriteArrayList<>()).add(delivery);
+                    int delivery = delivered(exchange, deliveries);
                     if (delivery == 1) {
                         throw new IllegalStateException("the first delivery fails");
                     }

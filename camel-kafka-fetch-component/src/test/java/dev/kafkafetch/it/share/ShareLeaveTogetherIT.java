@@ -6,11 +6,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
-import dev.kafkafetch.share.KafkaFetchShareConstants;
 import dev.kafkafetch.share.ShareFetchTask;
 import dev.kafkafetch.task.TaskState;
 import dev.kafkafetch.testinfra.KafkaTestSupport;
@@ -53,9 +51,7 @@ class ShareLeaveTogetherIT extends ShareITSupport {
             public void configure() {
                 from(uri).routeId("together").process(exchange -> {
                     String id = exchange.getMessage().getBody(String.class);
-                    deliveries.computeIfAbsent(id, k -> new CopyOnWriteArrayList<>())
-                            .add(exchange.getMessage().getHeader(KafkaFetchShareConstants.DELIVERY_COUNT,
-                                    Integer.class));
+                    delivered(exchange, deliveries);
                     if (slowStarted.getCount() > 0) {
                         slowStarted.countDown();
                         Thread.sleep(1500); // the suspend comes while this runs and the others wait

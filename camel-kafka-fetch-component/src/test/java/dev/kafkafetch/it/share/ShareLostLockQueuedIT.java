@@ -4,10 +4,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 
 import dev.kafkafetch.metrics.ShareSnapshot;
-import dev.kafkafetch.share.KafkaFetchShareConstants;
 import dev.kafkafetch.share.KafkaFetchShareConsumer;
 import dev.kafkafetch.testinfra.KafkaTestSupport;
 import org.apache.camel.CamelContext;
@@ -45,9 +43,7 @@ class ShareLostLockQueuedIT extends ShareITSupport {
                         "maxPollRecords=2&maxConcurrency=1&consumersPerWindow=1&kafkaClientFactory=#faults"))
                         .process(exchange -> {
                             String id = exchange.getMessage().getBody(String.class);
-                            int delivery = exchange.getMessage().getHeader(KafkaFetchShareConstants.DELIVERY_COUNT,
-                                    Integer.class);
-                            deliveries.computeIfAbsent(id, k -> new CopyOnWriteArrayList<>()).add(delivery);
+                            int delivery = delivered(exchange, deliveries);
                             Thread.sleep(id.equals(slow) && delivery == 1 ? 6000 : 20);
                         });
             }

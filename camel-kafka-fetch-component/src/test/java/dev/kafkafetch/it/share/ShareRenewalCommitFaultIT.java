@@ -4,10 +4,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 
 import dev.kafkafetch.metrics.ShareSnapshot;
-import dev.kafkafetch.share.KafkaFetchShareConstants;
 import dev.kafkafetch.share.KafkaFetchShareConsumer;
 import dev.kafkafetch.testinfra.KafkaTestSupport;
 import org.apache.camel.CamelContext;
@@ -58,8 +56,7 @@ class ShareRenewalCommitFaultIT extends ShareITSupport {
                         "consumersCount=2&consumersPerWindow=1&maxPollRecords=1&maxConcurrency=1&kafkaClientFactory=#faults"))
                         .process(exchange -> {
                             String id = exchange.getMessage().getBody(String.class);
-                            deliveries.computeIfAbsent(id, k -> new CopyOnWriteArrayList<>()).add(exchange.getMessage()
-                                    .getHeader(KafkaFetchShareConstants.DELIVERY_COUNT, Integer.class));
+                            delivered(exchange, deliveries);
                             Thread.sleep(id.equals(slow) ? 6000 : 20);
                         });
             }

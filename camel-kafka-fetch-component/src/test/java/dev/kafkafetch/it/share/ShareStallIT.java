@@ -5,13 +5,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 
 import dev.kafkafetch.KafkaFetchConstants;
 import dev.kafkafetch.it.DeadLetters;
 import dev.kafkafetch.metrics.ShareSnapshot;
-import dev.kafkafetch.share.KafkaFetchShareConstants;
 import dev.kafkafetch.share.KafkaFetchShareConsumer;
 import dev.kafkafetch.testinfra.KafkaTestSupport;
 import org.apache.camel.CamelContext;
@@ -110,8 +108,7 @@ class ShareStallIT extends ShareITSupport {
             public void configure() {
                 from(shareUri(topic, group, options)).process(exchange -> {
                     String id = exchange.getMessage().getBody(String.class);
-                    deliveries.computeIfAbsent(id, k -> new CopyOnWriteArrayList<>()).add(exchange.getMessage()
-                            .getHeader(KafkaFetchShareConstants.DELIVERY_COUNT, Integer.class));
+                    delivered(exchange, deliveries);
                     if (id.equals(HANGS)) {
                         never.await();
                     }

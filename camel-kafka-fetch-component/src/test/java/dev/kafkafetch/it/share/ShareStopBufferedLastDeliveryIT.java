@@ -5,9 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 
-import dev.kafkafetch.share.KafkaFetchShareConstants;
 import dev.kafkafetch.testinfra.KafkaTestSupport;
 import org.apache.camel.CamelContext;
 import org.apache.camel.builder.RouteBuilder;
@@ -84,9 +82,7 @@ class ShareStopBufferedLastDeliveryIT extends ShareITSupport {
             public void configure() {
                 from(uri).process(exchange -> {
                     String id = exchange.getMessage().getBody(String.class);
-                    deliveries.computeIfAbsent(id, k -> new CopyOnWriteArrayList<>())
-                            .add(exchange.getMessage().getHeader(KafkaFetchShareConstants.DELIVERY_COUNT,
-                                    Integer.class));
+                    delivered(exchange, deliveries);
                     if (id.equals(failing)) {
                         throw new IllegalStateException("always fails");
                     }

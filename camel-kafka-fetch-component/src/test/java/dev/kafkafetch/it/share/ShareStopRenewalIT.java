@@ -7,11 +7,9 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
-import dev.kafkafetch.share.KafkaFetchShareConstants;
 import dev.kafkafetch.share.ShareFetchTask;
 import dev.kafkafetch.task.TaskState;
 import dev.kafkafetch.testinfra.KafkaTestSupport;
@@ -103,9 +101,7 @@ class ShareStopRenewalIT extends ShareITSupport {
             public void configure() {
                 from(uri).process(exchange -> {
                     String id = exchange.getMessage().getBody(String.class);
-                    deliveries.computeIfAbsent(id, k -> new CopyOnWriteArrayList<>())
-                            .add(exchange.getMessage().getHeader(KafkaFetchShareConstants.DELIVERY_COUNT,
-                                    Integer.class));
+                    delivered(exchange, deliveries);
                     if (id.equals("slow")) {
                         started.countDown();
                         finish.await(30, TimeUnit.SECONDS);

@@ -4,10 +4,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 
 import dev.kafkafetch.it.DeadLetters;
-import dev.kafkafetch.share.KafkaFetchShareConstants;
 import dev.kafkafetch.share.KafkaFetchShareConsumer;
 import dev.kafkafetch.testinfra.KafkaTestSupport;
 import org.apache.camel.CamelContext;
@@ -49,9 +47,7 @@ class ShareUnknownDeliveryLimitIT extends ShareITSupport {
                         "maxPollRecords=1&consumersPerWindow=1&deadLetterTopic=" + dlt + "&kafkaClientFactory=#faults"))
                         .process(exchange -> {
                             String id = exchange.getMessage().getBody(String.class);
-                            int delivery = exchange.getMessage().getHeader(KafkaFetchShareConstants.DELIVERY_COUNT,
-                                    Integer.class);
-                            deliveries.computeIfAbsent(id, k -> new CopyOnWriteArrayList<>()).add(delivery);
+                            int delivery = delivered(exchange, deliveries);
                             if (id.equals(POISON)) {
                                 throw new IllegalStateException("fails on delivery " + delivery);
                             }
