@@ -16,8 +16,7 @@ import java.util.function.BooleanSupplier;
  * locks must be renewed now, so the idle ones close first and acquire nothing from their siblings. Not covered:
  * another process's give-back, or a lock running out elsewhere, in the last moment before a close (a client does not
  * fetch while its task holds records: {@link ShareClient}'s commit waits for the answers). A task that leaves on its
- * own (a reconnect, a
- * Pausable EIP pause) waits for nobody.
+ * own (a reconnect, a Pausable EIP pause) waits for nobody.
  */
 final class LeavingTogether {
 

@@ -3,14 +3,11 @@ package dev.kafkafetch.it.share;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Properties;
 
 import dev.kafkafetch.testinfra.KafkaTestSupport;
 import org.apache.kafka.clients.consumer.AcknowledgeType;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaShareConsumer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -37,7 +34,7 @@ class ShareBrokerReleaseIT extends ShareITSupport {
 
         // delivery 1 of both: one released explicitly, one left unacknowledged for the close
         List<String> log = new ArrayList<>();
-        try (KafkaShareConsumer<String, String> c = consumer(group, topic)) {
+        try (KafkaShareConsumer<String, String> c = plainConsumer(group, topic)) {
             for (ConsumerRecord<String, String> r : pollAll(c, 2)) {
                 log.add(r.value() + "@" + r.deliveryCount().orElse((short) 0));
                 if (r.value().equals("released")) {
@@ -47,7 +44,7 @@ class ShareBrokerReleaseIT extends ShareITSupport {
             c.commitSync();
         }
         // delivery 2 (the last) of both, the same way
-        try (KafkaShareConsumer<String, String> c = consumer(group, topic)) {
+        try (KafkaShareConsumer<String, String> c = plainConsumer(group, topic)) {
             for (ConsumerRecord<String, String> r : pollAll(c, 2)) {
                 log.add(r.value() + "@" + r.deliveryCount().orElse((short) 0));
                 if (r.value().equals("released")) {
@@ -57,7 +54,7 @@ class ShareBrokerReleaseIT extends ShareITSupport {
             c.commitSync();
         }
         // what comes back now
-        try (KafkaShareConsumer<String, String> c = consumer(group, topic)) {
+        try (KafkaShareConsumer<String, String> c = plainConsumer(group, topic)) {
             long until = System.currentTimeMillis() + 6000;
             while (System.currentTimeMillis() < until) {
                 for (ConsumerRecord<String, String> r : c.poll(Duration.ofMillis(500))) {
@@ -79,17 +76,5 @@ class ShareBrokerReleaseIT extends ShareITSupport {
         }
         assertThat(got).as("records polled").hasSize(n);
         return got;
-    }
-
-    private static KafkaShareConsumer<String, String> consumer(String group, String topic) {
-        Properties p = new Properties();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-        p.put(ConsumerConfig.GROUP_ID_CONFIG, group);
-        p.put(ConsumerConfig.SHARE_ACKNOWLEDGEMENT_MODE_CONFIG, "explicit");
-        p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
-        p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
-        KafkaShareConsumer<String, String> c = new KafkaShareConsumer<>(p);
-        c.subscribe(List.of(topic));
-        return c;
     }
 }

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import dev.kafkafetch.it.KafkaFetchITSupport;
@@ -17,7 +18,10 @@ import org.apache.camel.Route;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaShareConsumer;
 import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.serialization.StringDeserializer;
 
 /**
  * Base of the share-group integration tests: {@code kafka-fetch-share} URIs on the shared broker, the group settings a
@@ -83,6 +87,19 @@ public abstract class ShareITSupport extends KafkaFetchITSupport {
         int delivery = exchange.getMessage().getHeader(KafkaFetchShareConstants.DELIVERY_COUNT, Integer.class);
         deliveries.computeIfAbsent(id, k -> new CopyOnWriteArrayList<>()).add(delivery);
         return delivery;
+    }
+
+    /** A plain KafkaShareConsumer of {@code group} (explicit acknowledgement, String values) subscribed to {@code topic}. */
+    protected static KafkaShareConsumer<String, String> plainConsumer(String group, String topic) {
+        Properties p = new Properties();
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        p.put(ConsumerConfig.GROUP_ID_CONFIG, group);
+        p.put(ConsumerConfig.SHARE_ACKNOWLEDGEMENT_MODE_CONFIG, "explicit");
+        p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+        p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+        KafkaShareConsumer<String, String> c = new KafkaShareConsumer<>(p);
+        c.subscribe(List.of(topic));
+        return c;
     }
 
     /** The share consumer of the context's only route. */

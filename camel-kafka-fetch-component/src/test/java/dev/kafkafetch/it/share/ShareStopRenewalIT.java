@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
@@ -16,10 +15,8 @@ import dev.kafkafetch.testinfra.KafkaTestSupport;
 import org.apache.camel.CamelContext;
 import org.apache.camel.builder.RouteBuilder;
 import org.apache.kafka.clients.consumer.AcknowledgeType;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaShareConsumer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
 
@@ -117,15 +114,8 @@ class ShareStopRenewalIT extends ShareITSupport {
 
     /** A plain share consumer of the group takes {@code n} records and releases them; "value@delivery" of each. */
     private static List<String> takeAndRelease(String group, String topic, int n) {
-        Properties p = new Properties();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-        p.put(ConsumerConfig.GROUP_ID_CONFIG, group);
-        p.put(ConsumerConfig.SHARE_ACKNOWLEDGEMENT_MODE_CONFIG, "explicit");
-        p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
-        p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
         List<String> got = new ArrayList<>();
-        try (KafkaShareConsumer<String, String> c = new KafkaShareConsumer<>(p)) {
-            c.subscribe(List.of(topic));
+        try (KafkaShareConsumer<String, String> c = plainConsumer(group, topic)) {
             long until = System.currentTimeMillis() + 20_000;
             while (got.size() < n && System.currentTimeMillis() < until) {
                 for (ConsumerRecord<String, String> r : c.poll(Duration.ofMillis(200))) {
