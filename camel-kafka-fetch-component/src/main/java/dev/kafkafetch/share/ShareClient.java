@@ -27,8 +27,9 @@ import org.apache.kafka.common.errors.WakeupException;
  * ({@code commitSync}, {@code close}, even the local {@code acknowledge}) is carried out again, and the next poll
  * then returns at once. So no acknowledgement commit or lock renewal is left half-done by a wakeup: a commitSync the
  * wakeup cut short has sent what it was given already, and waits on for the broker's answers (which come through the
- * acknowledgement commit callback) before it returns. A poll made before a renewal's answer would fetch new records,
- * which would then wait in the client while the renewed ones run, and be given back by a close.
+ * acknowledgement commit callback) before it returns, and a poll fetches nothing while a renewal is unanswered (a
+ * commit that timed out leaves it so). A poll made before a renewal's answer would fetch new records, which would then
+ * wait in the client while the renewed ones run, and be given back by a close.
  * <p>
  * Only the fetch thread calls this object, except {@link #wakeup()} (docs/design.md §4.1).
  */
@@ -36,6 +37,8 @@ final class ShareClient {
 
     /** How often a commit cut short by a wakeup looks for the broker's answers. */
     private static final long ANSWER_CHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+    /** The broker's default acquisition lock, until a poll reports the group's. */
+    private static final int DEFAULT_LOCK_MS = 30_000;
 
     private final ShareConsumer<byte[], byte[]> consumer;
     private final String clientId;
@@ -75,11 +78,42 @@ final class ShareClient {
         consumer.wakeup();
     }
 
-    /** Polls; the only call that ends on a wakeup ({@link WakeupException}). */
+    /**
+     * Polls; the only call that ends on a wakeup ({@link WakeupException}). While a lock renewal has no answer yet (its
+     * commit timed out, or a wakeup cut it short and its wait timed out), the poll fetches nothing: it looks for the
+     * answers until its timeout and, without them, returns no records and leaves the consumer unpolled. A renewal
+     * unanswered for a whole acquisition lock no longer counts: its locks are gone either way.
+     */
     ConsumerRecords<byte[], byte[]> poll(long timeoutMs) {
         long timeout = wakeupPending ? 0 : timeoutMs;
         wakeupPending = false;
+        if (unanswered.anyRenewal()) {
+            long start = System.nanoTime();
+            if (!renewalsAnswered(start + TimeUnit.MILLISECONDS.toNanos(timeout))) {
+                return ConsumerRecords.empty();
+            }
+            timeout = Math.max(0, timeout - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
+        }
         return consumer.poll(Duration.ofMillis(timeout));
+    }
+
+    /**
+     * Whether the renewals given have their answers, looking until {@code deadline} (or a wakeup): each asynchronous
+     * commit hands over the answers that came, and sends without waiting what was given since.
+     */
+    private boolean renewalsAnswered(long deadline) {
+        long lockNanos = TimeUnit.MILLISECONDS.toNanos(acquisitionLockTimeoutMs().orElse(DEFAULT_LOCK_MS));
+        while (unanswered.renewalUnanswered(lockNanos)) {
+            run(consumer::commitAsync);
+            if (!unanswered.renewalUnanswered(lockNanos)) {
+                return true;
+            }
+            if (wakeupPending || System.nanoTime() >= deadline) {
+                return false;
+            }
+            LockSupport.parkNanos(ANSWER_CHECK_NANOS);
+        }
+        return true;
     }
 
     void subscribe(List<String> topics) {
@@ -92,7 +126,7 @@ final class ShareClient {
      */
     void acknowledge(ConsumerRecord<byte[], byte[]> record, AcknowledgeType type) {
         run(() -> consumer.acknowledge(record, type));
-        unanswered.given(record);
+        unanswered.given(record, type);
     }
 
     /**

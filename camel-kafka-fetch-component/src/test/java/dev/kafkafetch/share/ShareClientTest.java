@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 import org.apache.kafka.clients.consumer.AcknowledgeType;
@@ -14,25 +15,45 @@ import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.ShareConsumer;
 import org.apache.kafka.common.TopicIdPartition;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** The wakeup rule of {@link ShareClient}, on a scripted consumer: a commit a wakeup cut short still waits for the answer. */
+/**
+ * The rules of {@link ShareClient}, on a scripted consumer: a commit a wakeup cut short still waits for the answer, and a
+ * poll fetches nothing while a lock renewal is unanswered.
+ */
 class ShareClientTest {
 
     private static final TopicIdPartition PARTITION = new TopicIdPartition(Uuid.randomUuid(), 0, "t");
 
-    /** A consumer whose first commitSync is cut short by a wakeup; the answer comes with its {@code answerOn}-th call. */
+    /**
+     * A consumer whose first commitSync is cut short (by a wakeup, or {@code firstCommit}); the answer comes with its
+     * {@code answerOn}-th commit, synchronous or not.
+     */
     private static final class Scripted {
         final List<String> calls = new ArrayList<>();
         final int answerOn;
+        final RuntimeException firstCommit;
         AcknowledgementCommitCallback callback;
         int commits;
 
         Scripted(int answerOn) {
+            this(answerOn, new WakeupException());
+        }
+
+        Scripted(int answerOn, RuntimeException firstCommit) {
             this.answerOn = answerOn;
+            this.firstCommit = firstCommit;
+        }
+
+        private void answerIfDue() {
+            if (commits == answerOn) {
+                callback.onComplete(Map.of(PARTITION, Set.of(7L)), null);
+            }
         }
 
         @SuppressWarnings("unchecked")
@@ -51,13 +72,18 @@ class ShareClientTest {
                             commits++;
                             calls.add("commitSync");
                             if (commits == 1) {
-                                throw new WakeupException();
+                                throw firstCommit;
                             }
-                            if (commits == answerOn) {
-                                callback.onComplete(Map.of(PARTITION, Set.of(7L)), null);
-                            }
+                            answerIfDue();
                             yield Map.of();
                         }
+                        case "commitAsync" -> {
+                            commits++;
+                            calls.add("commitAsync");
+                            answerIfDue();
+                            yield null;
+                        }
+                        case "acquisitionLockTimeoutMs" -> Optional.of(30_000);
                         case "poll" -> {
                             calls.add("poll " + ((Duration) args[0]).toMillis());
                             yield ConsumerRecords.empty();
@@ -93,6 +119,41 @@ class ShareClientTest {
         assertThat(Duration.ofNanos(System.nanoTime() - start)).as("bounded by the commit timeout")
                 .isGreaterThanOrEqualTo(Duration.ofMillis(50)).isLessThan(Duration.ofSeconds(10));
         assertThat(scripted.commits).as("looked for the answer more than once").isGreaterThan(2);
+    }
+
+    @Test
+    void aPollAfterARenewalWhoseCommitTimedOutWaitsForTheAnswerBeforeFetching() {
+        Scripted scripted = new Scripted(3, new TimeoutException("slow broker"));
+        ShareClient client = new ShareClient(scripted.consumer(), "c");
+        client.acknowledge(new ConsumerRecord<>("t", 0, 7L, null, null), AcknowledgeType.RENEW);
+        assertThatThrownBy(() -> client.commitSync(1)).isInstanceOf(TimeoutException.class);
+        client.poll(1000);
+        assertThat(scripted.calls).as("the poll looks for the answer first, then polls")
+                .hasSize(5).startsWith("acknowledge renew", "commitSync", "commitAsync", "commitAsync");
+        assertThat(scripted.calls.get(4)).startsWith("poll ");
+    }
+
+    @Test
+    void aPollWithoutTheRenewalsAnswerFetchesNothing() {
+        Scripted scripted = new Scripted(Integer.MAX_VALUE, new TimeoutException("slow broker"));
+        ShareClient client = new ShareClient(scripted.consumer(), "c");
+        client.acknowledge(new ConsumerRecord<>("t", 0, 7L, null, null), AcknowledgeType.RENEW);
+        assertThatThrownBy(() -> client.commitSync(1)).isInstanceOf(TimeoutException.class);
+        assertThat(client.poll(20).isEmpty()).as("no records").isTrue();
+        assertThat(client.poll(0).isEmpty()).as("no records").isTrue();
+        assertThat(scripted.calls).as("the consumer was never polled").doesNotContain("poll 0", "poll 20")
+                .allMatch(c -> !c.startsWith("poll"));
+        assertThat(scripted.commits).as("looked for the answer more than once").isGreaterThan(3);
+    }
+
+    @Test
+    void aPollAfterAcceptsNeedsNoAnswer() {
+        Scripted scripted = new Scripted(Integer.MAX_VALUE, new TimeoutException("slow broker"));
+        ShareClient client = new ShareClient(scripted.consumer(), "c");
+        client.acknowledge(new ConsumerRecord<>("t", 0, 7L, null, null), AcknowledgeType.ACCEPT);
+        assertThatThrownBy(() -> client.commitSync(1)).isInstanceOf(TimeoutException.class);
+        client.poll(0);
+        assertThat(scripted.calls).containsExactly("acknowledge accept", "commitSync", "poll 0");
     }
 
     @Test

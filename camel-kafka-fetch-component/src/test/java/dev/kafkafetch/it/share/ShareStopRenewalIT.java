@@ -37,6 +37,20 @@ class ShareStopRenewalIT extends ShareITSupport {
 
     @Test
     void aStopDuringALongRecordFetchesNothingWhileTheRecordRuns() throws Exception {
+        stopDuringALongRecord("", false);
+    }
+
+    /**
+     * The same stop, with every renewal's commit giving up before the broker answers (commitTimeoutMs shorter than a
+     * round trip, as with a slow broker): the renewal's zero-time poll must still wait for the answer, which comes
+     * later through the acknowledgement callback.
+     */
+    @Test
+    void aRenewalWhoseCommitTimesOutFetchesNothingWhileTheRecordRuns() throws Exception {
+        stopDuringALongRecord("&commitTimeoutMs=1", true);
+    }
+
+    private void stopDuringALongRecord(String options, boolean renewalsTimeOut) throws Exception {
         String topic = KafkaTestSupport.uniqueName("share-stop-renewal");
         String group = KafkaTestSupport.uniqueName("sg");
         kafka.createTopic(topic, 1);
@@ -48,10 +62,17 @@ class ShareStopRenewalIT extends ShareITSupport {
         CountDownLatch started = new CountDownLatch(1);
         CountDownLatch finish = new CountDownLatch(1);
         CamelContext context = newContext();
-        context.addRoutes(route(shareUri(topic, group, "maxConcurrency=4&consumersPerWindow=1&shutdownTimeout=2500"),
+        context.addRoutes(route(
+                shareUri(topic, group, "maxConcurrency=4&consumersPerWindow=1&shutdownTimeout=2500" + options),
                 deliveries, started, finish));
         context.start();
         assertThat(started.await(30, TimeUnit.SECONDS)).as("the slow record started").isTrue();
+        List<ShareFetchTask> tasks = shareConsumer(context).tasks();
+        if (renewalsTimeOut) {
+            // the premise: a renewal's commit gave up before the broker's answer
+            await().atMost(Duration.ofSeconds(10)).until(() -> tasks.stream().map(t -> t.snapshot().lastError())
+                    .anyMatch(e -> e != null && e.contains("TimeoutException")));
+        }
 
         // five records whose next delivery is their last: a plain member takes their first and gives it back
         List<String> last = List.of("b1", "b2", "b3", "b4", "b5");
@@ -59,7 +80,6 @@ class ShareStopRenewalIT extends ShareITSupport {
         assertThat(takeAndRelease(group, topic, last.size())).as("first deliveries, given back")
                 .containsExactlyInAnyOrder("b1@1", "b2@1", "b3@1", "b4@1", "b5@1");
 
-        List<ShareFetchTask> tasks = shareConsumer(context).tasks();
         long renewedAtStop = renewed(tasks);
         CompletableFuture<Void> stopped = CompletableFuture.runAsync(context::stop);
         // the premise: the slow record is renewed after the stop and still runs when the task has left (Camel suspends
