@@ -37,6 +37,11 @@ final class ShareClient {
 
     /** How often a commit cut short by a wakeup looks for the broker's answers. */
     private static final long ANSWER_CHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+    /**
+     * The longest a poll waits for renewals' answers before it returns no records: a stop's wakeup cannot end that
+     * wait (it is no client call), and the callers poll again.
+     */
+    private static final long MAX_ANSWER_WAIT_MS = 50;
     /** The broker's default acquisition lock, until a poll reports the group's. */
     private static final int DEFAULT_LOCK_MS = 30_000;
 
@@ -81,15 +86,15 @@ final class ShareClient {
     /**
      * Polls; the only call that ends on a wakeup ({@link WakeupException}). While a lock renewal has no answer yet (its
      * commit timed out, or a wakeup cut it short and its wait timed out), the poll fetches nothing: it looks for the
-     * answers until its timeout and, without them, returns no records and leaves the consumer unpolled. A renewal
-     * unanswered for a whole acquisition lock no longer counts: its locks are gone either way.
+     * answers until its timeout (at most 50 ms) and, without them, returns no records and leaves the consumer
+     * unpolled. A renewal unanswered for a whole acquisition lock no longer counts: its locks are gone either way.
      */
     ConsumerRecords<byte[], byte[]> poll(long timeoutMs) {
         long timeout = wakeupPending ? 0 : timeoutMs;
         wakeupPending = false;
         if (unanswered.anyRenewal()) {
             long start = System.nanoTime();
-            if (!renewalsAnswered(start + TimeUnit.MILLISECONDS.toNanos(timeout))) {
+            if (!renewalsAnswered(start + TimeUnit.MILLISECONDS.toNanos(Math.min(timeout, MAX_ANSWER_WAIT_MS)))) {
                 return ConsumerRecords.empty();
             }
             timeout = Math.max(0, timeout - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
@@ -98,7 +103,7 @@ final class ShareClient {
     }
 
     /**
-     * Whether the renewals given have their answers, looking until {@code deadline} (or a wakeup): each asynchronous
+     * Whether the renewals given have their answers, looking until {@code deadline}: each asynchronous
      * commit hands over the answers that came, and sends without waiting what was given since.
      */
     private boolean renewalsAnswered(long deadline) {
