@@ -6,6 +6,7 @@ import java.util.concurrent.TimeUnit;
 import org.apache.camel.spi.ExecutorServiceManager;
 import org.apache.camel.spi.ThreadPoolProfile;
 import org.apache.camel.util.concurrent.CamelThreadFactory;
+import org.apache.camel.util.concurrent.ThreadHelper;
 import org.apache.camel.util.concurrent.ThreadPoolRejectedPolicy;
 import org.apache.camel.util.concurrent.ThreadType;
 
@@ -14,7 +15,7 @@ import org.apache.camel.util.concurrent.ThreadType;
  * <p>
  * Guarantees: the pool never refuses a record before it is shut down, and a record waits for a thread at most about
  * {@link ElasticWorkers#GRACE_NANOS}. With Camel's virtual threads switched on ({@code camel.threads.virtual.enabled=true}
- * on Java 21+), Camel's own pool gives every record a new virtual thread. On platform threads ({@link ElasticWorkers}) a
+ * on Java 21+), every record gets a new virtual thread ({@link VirtualWorkers}). On platform threads ({@link ElasticWorkers}) a
  * record is taken by the first thread that comes free, and a thread is woken or started for it only when none is busy
  * or none came free within the grace. So a blocking route gets a thread per running record (at most the dispatchers'
  * slots, plus the abandoned records still stuck), while an asynchronous route, which gives its thread back at once,
@@ -31,6 +32,11 @@ public final class WorkerPool {
     /** A new pool whose threads are named {@code name} in Camel's pattern; the caller shuts it down. */
     public static ExecutorService create(ExecutorServiceManager esm, Object source, String scheme, String name) {
         if (ThreadType.current() == ThreadType.VIRTUAL) {
+            try {
+                return VirtualWorkers.create(ThreadHelper.resolveThreadName(esm.getThreadNamePattern(), name));
+            } catch (ReflectiveOperationException | RuntimeException e) {
+                // no virtual threads after all: Camel's pool decides what to give
+            }
             ThreadPoolProfile profile = new ThreadPoolProfile(scheme + "-workers");
             // a core above zero and no queue: Camel then hands out a new virtual thread per task
             profile.setPoolSize(1);
