@@ -57,8 +57,16 @@ final class UnansweredAcknowledgements {
         return renewals > 0;
     }
 
-    /** Whether a lock renewal given less than {@code lockNanos} ago has no answer yet. */
+    /**
+     * Whether a lock renewal has no answer yet. Once the oldest has waited {@code lockNanos}, the renewals are
+     * forgotten unanswered, those given since too (a broker that leaves one unanswered that long answers none): their
+     * locks are gone either way, and nothing waits for them any more.
+     */
     boolean renewalUnanswered(long lockNanos) {
-        return renewals > 0 && System.nanoTime() - renewalsSinceNanos < lockNanos;
+        if (renewals > 0 && System.nanoTime() - renewalsSinceNanos >= lockNanos) {
+            unanswered.values().removeIf(type -> type == AcknowledgeType.RENEW);
+            renewals = 0;
+        }
+        return renewals > 0;
     }
 }

@@ -22,6 +22,7 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
@@ -208,8 +209,9 @@ public final class KafkaTestSupport implements AutoCloseable {
         conf.put(ConsumerConfig.CLIENT_ID_CONFIG, "kafka-test-support-reader-" + COUNTER.incrementAndGet());
         conf.putAll(clientProperties);
         List<ConsumerRecord<String, String>> records = new ArrayList<>();
-        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(conf, new StringDeserializer(),
-                new StringDeserializer())) {
+        KafkaConsumer<String, String> consumer = new KafkaConsumer<>(conf, new StringDeserializer(),
+                new StringDeserializer());
+        try {
             consumer.assign(end.keySet());
             consumer.seekToBeginning(end.keySet());
             long deadline = System.nanoTime() + timeout.toNanos();
@@ -228,6 +230,10 @@ public final class KafkaTestSupport implements AutoCloseable {
                     }
                 }
             }
+        } finally {
+            // no group, nothing to commit: a close that waits on a slow broker (30 s by default, seen once inside an
+            // await) only eats the caller's time
+            consumer.close(CloseOptions.timeout(Duration.ofSeconds(2)));
         }
         return records;
     }
