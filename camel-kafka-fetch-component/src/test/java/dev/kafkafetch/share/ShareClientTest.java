@@ -121,12 +121,18 @@ class ShareClientTest {
         assertThat(scripted.commits).as("looked for the answer more than once").isGreaterThan(2);
     }
 
+    /** A client given one acknowledgement of offset 7, whose commit then timed out (the scripted first commit). */
+    private static ShareClient afterATimedOutCommit(Scripted scripted, AcknowledgeType type) {
+        ShareClient client = new ShareClient(scripted.consumer(), "c");
+        client.acknowledge(new ConsumerRecord<>("t", 0, 7L, null, null), type);
+        assertThatThrownBy(() -> client.commitSync(1)).isInstanceOf(TimeoutException.class);
+        return client;
+    }
+
     @Test
     void aPollAfterARenewalWhoseCommitTimedOutWaitsForTheAnswerBeforeFetching() {
         Scripted scripted = new Scripted(3, new TimeoutException("slow broker"));
-        ShareClient client = new ShareClient(scripted.consumer(), "c");
-        client.acknowledge(new ConsumerRecord<>("t", 0, 7L, null, null), AcknowledgeType.RENEW);
-        assertThatThrownBy(() -> client.commitSync(1)).isInstanceOf(TimeoutException.class);
+        ShareClient client = afterATimedOutCommit(scripted, AcknowledgeType.RENEW);
         client.poll(1000);
         assertThat(scripted.calls).as("the poll looks for the answer first, then polls")
                 .hasSize(5).startsWith("acknowledge renew", "commitSync", "commitAsync", "commitAsync");
@@ -136,9 +142,7 @@ class ShareClientTest {
     @Test
     void aPollWithoutTheRenewalsAnswerFetchesNothing() {
         Scripted scripted = new Scripted(Integer.MAX_VALUE, new TimeoutException("slow broker"));
-        ShareClient client = new ShareClient(scripted.consumer(), "c");
-        client.acknowledge(new ConsumerRecord<>("t", 0, 7L, null, null), AcknowledgeType.RENEW);
-        assertThatThrownBy(() -> client.commitSync(1)).isInstanceOf(TimeoutException.class);
+        ShareClient client = afterATimedOutCommit(scripted, AcknowledgeType.RENEW);
         assertThat(client.poll(20).isEmpty()).as("no records").isTrue();
         assertThat(client.poll(0).isEmpty()).as("no records").isTrue();
         long start = System.nanoTime();
@@ -153,9 +157,7 @@ class ShareClientTest {
     @Test
     void aPollAfterAcceptsNeedsNoAnswer() {
         Scripted scripted = new Scripted(Integer.MAX_VALUE, new TimeoutException("slow broker"));
-        ShareClient client = new ShareClient(scripted.consumer(), "c");
-        client.acknowledge(new ConsumerRecord<>("t", 0, 7L, null, null), AcknowledgeType.ACCEPT);
-        assertThatThrownBy(() -> client.commitSync(1)).isInstanceOf(TimeoutException.class);
+        ShareClient client = afterATimedOutCommit(scripted, AcknowledgeType.ACCEPT);
         client.poll(0);
         assertThat(scripted.calls).containsExactly("acknowledge accept", "commitSync", "poll 0");
     }
