@@ -137,6 +137,7 @@ public final class ShareFetchTask implements FetchTask {
         this.together = together;
         this.leave = new ShareLeave(threadName, settings, held, intake, dispatcher, stalls, limit, completions, metrics,
                 this::publishSnapshot, together);
+        together.member(leave, () -> client != null);
         this.pollErrors = new PollErrorHandler(threadName, settings.subscription(), pollExceptionStrategy,
                 exceptionHandler, metrics);
         this.snapshot = TaskSnapshot.initial(threadName, TaskState.CONNECTING.name(), settings.subscription(),
@@ -187,9 +188,9 @@ public final class ShareFetchTask implements FetchTask {
         leaveWithTheOthers();
     }
 
-    /** The route asks all its tasks to leave: this one leaves with the others, woken from its poll or its wait. */
+    /** The route asks all its tasks to leave (the first request joins them all); this one is woken from its wait. */
     private void leaveWithTheOthers() {
-        together.join(leave, () -> client != null);
+        together.join();
         completions.signal();
         ShareClient c = client;
         if (c != null) {

@@ -29,9 +29,10 @@ import org.slf4j.LoggerFactory;
  * (a forced shutdown) ends only the wait, never that last commit. A poll that fails meanwhile is reported and the leave
  * goes on. What still runs at the deadline is given back by the close. Afterwards the task holds nothing. The tasks
  * of a route that a stop or suspend asks to leave do it together ({@link LeavingTogether}): what one gives back is sent
- * once the others' idle clients have closed (unless locks must be renewed first), and an idle client closes only
- * after a poll that began once the last give-back was committed (a poll the stop woke may have sent one: that counts
- * at once), so no sibling's close gives back what it acquired from another.
+ * once no other's client may acquire (the idle ones have closed, the rest said they hold records; unless locks must be
+ * renewed first), and an idle client closes only after a poll that began once the last give-back was committed (a
+ * poll the stop woke may have sent one: that counts at once), so no sibling's close gives back what it acquired from
+ * another.
  */
 final class ShareLeave {
 
@@ -98,9 +99,12 @@ final class ShareLeave {
                 // dispatcher (on a worker, whose outcome then wakes this loop)
                 dispatcher.hold(false);
                 long now = System.currentTimeMillis();
+                if (held.inClient() > 0) {
+                    together.busy(this); // its client fetches nothing while it holds records
+                }
                 if (held.inClient() + held.renewing() == 0) {
                     if (held.givingBack()) {
-                        // once the siblings' idle clients have closed, none of them can acquire what goes back
+                        // once no sibling's client may acquire (the idle ones closed), none takes what goes back
                         together.beginGiveBack(this, deadline);
                         sendGiveBacks(() -> commit(client));
                         continue;

@@ -15,8 +15,7 @@ class LeavingTogetherTest {
 
     @Test
     void anIdleFetcherClosesWhenItsEmptyPollBeganAfterTheLastGiveBack() throws Exception {
-        together.join(idle, () -> true);
-        together.join(holder, () -> true);
+        joinBoth();
         long seen = together.fetching(idle);
         together.beginGiveBack(holder, 0); // renewals cannot wait
         assertThat(together.mayClose(idle, seen)).as("a give-back under way").isFalse();
@@ -27,17 +26,9 @@ class LeavingTogetherTest {
 
     @Test
     void aGiveBackWaitsUntilTheIdleFetchersHaveClosed() throws Exception {
-        together.join(idle, () -> true);
-        together.join(holder, () -> true);
+        joinBoth();
         together.fetching(idle);
-        CompletableFuture<Long> gaveBackAt = CompletableFuture.supplyAsync(() -> {
-            try {
-                together.beginGiveBack(holder, System.currentTimeMillis() + 30_000);
-            } catch (InterruptedException e) {
-                throw new IllegalStateException(e);
-            }
-            return System.nanoTime();
-        });
+        CompletableFuture<Long> gaveBackAt = giveBackAsync();
         Thread.sleep(100);
         assertThat(gaveBackAt).as("waits while a sibling's client may acquire").isNotDone();
         long leftAt = System.nanoTime();
@@ -49,8 +40,7 @@ class LeavingTogetherTest {
 
     @Test
     void anIdleFetcherThatTookRecordsInNoLongerHoldsUpAGiveBack() throws Exception {
-        together.join(idle, () -> true);
-        together.join(holder, () -> true);
+        joinBoth();
         together.fetching(idle);
         together.busy(idle); // its poll brought records: its fetch has stopped
         long before = System.currentTimeMillis();
@@ -60,9 +50,31 @@ class LeavingTogetherTest {
     }
 
     @Test
+    void aGiveBackWaitsForASiblingNotYetKnownToHoldRecords() throws Exception {
+        joinBoth(); // the stop has not reached the idle one's fetch thread yet: it has said nothing
+        CompletableFuture<Long> gaveBackAt = giveBackAsync();
+        Thread.sleep(100);
+        assertThat(gaveBackAt).as("waits while a sibling's client may acquire").isNotDone();
+        long saidAt = System.nanoTime();
+        together.busy(idle); // it turns out to hold records: its client fetches nothing
+        assertThat(gaveBackAt.get(10, TimeUnit.SECONDS)).isGreaterThanOrEqualTo(saidAt);
+        together.endGiveBack();
+    }
+
+    @Test
+    void askingAgainDoesNotMakeABusyTaskOneThatMayAcquire() throws Exception {
+        joinBoth();
+        together.busy(idle);
+        together.join(); // the next task's stop request
+        long before = System.currentTimeMillis();
+        together.beginGiveBack(holder, before + 30_000);
+        assertThat(System.currentTimeMillis() - before).isLessThan(10_000);
+        together.endGiveBack();
+    }
+
+    @Test
     void aGiveBackWaitsNoLongerThanItsDeadline() throws Exception {
-        together.join(idle, () -> true);
-        together.join(holder, () -> true);
+        joinBoth();
         together.fetching(idle);
         long before = System.currentTimeMillis();
         together.beginGiveBack(holder, before + 200);
@@ -72,9 +84,10 @@ class LeavingTogetherTest {
 
     @Test
     void aTaskLeavingOnItsOwnWaitsForNobody() throws Exception {
-        together.join(idle, () -> true);
+        together.member(idle, () -> true);
+        together.member(holder, () -> false); // its client closed before the stop reached it
+        together.join();
         together.fetching(idle);
-        together.join(holder, () -> false); // its client closed before the stop reached it
         long before = System.currentTimeMillis();
         together.beginGiveBack(holder, before + 30_000);
         assertThat(System.currentTimeMillis() - before).isLessThan(10_000);
@@ -85,10 +98,30 @@ class LeavingTogetherTest {
 
     @Test
     void leftRunsItsForgetUnderTheLock() {
-        together.join(idle, () -> true);
+        together.member(idle, () -> true);
+        together.join();
         StringBuilder forgot = new StringBuilder();
         together.left(idle, () -> forgot.append("client dropped"));
         assertThat(forgot).hasToString("client dropped");
         assertThat(together.mayClose(idle, -1)).as("no longer leaving with others").isTrue();
+    }
+
+    /** Both are tasks of the route with open clients, and a stop asks them to leave. */
+    private void joinBoth() {
+        together.member(idle, () -> true);
+        together.member(holder, () -> true);
+        together.join();
+    }
+
+    /** The holder begins a give-back on another thread; completes with the time it began. */
+    private CompletableFuture<Long> giveBackAsync() {
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                together.beginGiveBack(holder, System.currentTimeMillis() + 30_000);
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+            return System.nanoTime();
+        });
     }
 }

@@ -6,7 +6,10 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -52,6 +55,9 @@ public final class ShareFaults implements KafkaClientFactory {
     private final AtomicInteger keepBackDelivery = new AtomicInteger();
     private final AtomicReference<KeepBackFault> keepBackFault = new AtomicReference<>();
     private final AtomicLong slowCloseMs = new AtomicLong();
+    private final AtomicLong lateWakeupMs = new AtomicLong();
+    private final AtomicInteger lostFetchDelivery = new AtomicInteger();
+    private final AtomicInteger lostFetchRecords = new AtomicInteger();
     private final AtomicInteger fired = new AtomicInteger();
     private final AtomicInteger adminFailures = new AtomicInteger();
 
@@ -94,6 +100,28 @@ public final class ShareFaults implements KafkaClientFactory {
         slowCloseMs.set(delayMs);
     }
 
+    /**
+     * Every wakeup from now on reaches the real consumer {@code delayMs} later (a fetch thread that only notices the
+     * stop once a call it is in returns); each counts as fired.
+     */
+    public void armLateWakeup(long delayMs) {
+        lateWakeupMs.set(delayMs);
+    }
+
+    /**
+     * From now on, a consumer asked to wake up (a stop or suspend reached it) never hands its caller records on
+     * delivery {@code delivery} (or later) that a poll fetched: as a fetch the broker answers after the member's last
+     * poll, they wait in the client until its close gives them back; its later polls return nothing.
+     */
+    public void armLostFetchWhileLeaving(int delivery) {
+        lostFetchDelivery.set(delivery);
+    }
+
+    /** How many records a fetch acquired that a leaving consumer never handed on (see armLostFetchWhileLeaving). */
+    public int lostFetchRecords() {
+        return lostFetchRecords.get();
+    }
+
     /** The next {@code times} admin clients cannot be created (as when the brokers refuse or cannot be reached). */
     public void failAdmin(int times) {
         adminFailures.set(times);
@@ -131,7 +159,11 @@ public final class ShareFaults implements KafkaClientFactory {
     private final class Faulty implements ShareConsumer<byte[], byte[]> {
         private final ShareConsumer<byte[], byte[]> real;
         private final CountDownLatch wokenUp = new CountDownLatch(1);
+        private final CountDownLatch askedToWake = new CountDownLatch(1);
         private ConsumerRecords<byte[], byte[]> keptBack;
+        private boolean holdingLostFetch;
+        /** A wakeup no poll of this fault has ended yet (one-shot, as the real consumer's). */
+        private final AtomicBoolean wakeupPending = new AtomicBoolean();
 
         Faulty(ShareConsumer<byte[], byte[]> real) {
             this.real = real;
@@ -139,6 +171,9 @@ public final class ShareFaults implements KafkaClientFactory {
 
         @Override
         public ConsumerRecords<byte[], byte[]> poll(Duration timeout) {
+            if (holdingLostFetch) {
+                return nothingUntilWoken(timeout);
+            }
             if (keptBack != null) {
                 ConsumerRecords<byte[], byte[]> records = keptBack;
                 keptBack = null;
@@ -165,6 +200,13 @@ public final class ShareFaults implements KafkaClientFactory {
                 fired.incrementAndGet();
                 throw failing.thrown();
             }
+            int lost = lostFetchDelivery.get();
+            if (lost > 0 && askedToWake.getCount() == 0 && reaches(records, lost)) {
+                holdingLostFetch = true;
+                lostFetchRecords.addAndGet(records.count());
+                fired.incrementAndGet();
+                return nothingUntilWoken(timeout);
+            }
             int delivery = keepBackDelivery.get();
             if (delivery > 0 && reaches(records, delivery) && keepBackDelivery.compareAndSet(delivery, 0)) {
                 keptBack = records;
@@ -177,6 +219,18 @@ public final class ShareFaults implements KafkaClientFactory {
                 throw new WakeupException();
             }
             return records;
+        }
+
+        /** A poll that brings nothing: it waits its timeout, or ends as a woken poll does. */
+        private ConsumerRecords<byte[], byte[]> nothingUntilWoken(Duration timeout) {
+            try {
+                if (wokenUp.await(timeout.toMillis(), TimeUnit.MILLISECONDS) && wakeupPending.getAndSet(false)) {
+                    throw new WakeupException();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return ConsumerRecords.empty();
         }
 
         /** Whether this poll is the member's leave's (its caller is the share task's ShareLeave). */
@@ -304,6 +358,19 @@ public final class ShareFaults implements KafkaClientFactory {
 
         @Override
         public void wakeup() {
+            askedToWake.countDown();
+            long delayMs = lateWakeupMs.get();
+            if (delayMs > 0) {
+                fired.incrementAndGet();
+                CompletableFuture.runAsync(this::wakeNow,
+                        CompletableFuture.delayedExecutor(delayMs, TimeUnit.MILLISECONDS));
+            } else {
+                wakeNow();
+            }
+        }
+
+        private void wakeNow() {
+            wakeupPending.set(true);
             wokenUp.countDown();
             real.wakeup();
         }

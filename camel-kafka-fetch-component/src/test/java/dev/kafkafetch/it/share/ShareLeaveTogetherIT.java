@@ -8,6 +8,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 import dev.kafkafetch.share.ShareFetchTask;
 import dev.kafkafetch.task.TaskState;
@@ -85,6 +86,80 @@ class ShareLeaveTogetherIT extends ShareITSupport {
                 .allSatisfy(d -> assertThat(d).hasSize(1));
         assertThat(deliveries.values().stream().filter(d -> d.get(0) == 2).count())
                 .as("records given back by the suspend (the premise) and routed on their last delivery").isEqualTo(5);
+    }
+
+    /**
+     * A stop reaches the idle consumer late (its fetch thread notices it only seconds later), after its sibling's
+     * running record has finished and the sibling is ready to give back the five records it never started. Were they
+     * given back then, the idle consumer's fetch would acquire them on their last delivery, and, as a fetch the broker
+     * answers after the member's last poll, they would wait in its client until its close gave them back: archived.
+     * A give-back waits for every sibling that has not yet said whether it holds records, so the five come on their
+     * last delivery to the next member.
+     */
+    @Test
+    void aSiblingTheStopReachesLateClosesBeforeRecordsAreGivenBack() throws Exception {
+        String topic = KafkaTestSupport.uniqueName("share-together-late");
+        String group = KafkaTestSupport.uniqueName("sg");
+        kafka.createTopic(topic, 1);
+        prepareGroup(group, 0);
+        deliveryLimit(group, 2);
+        List<String> produced = kafka.produceIds(topic, 6, "k", 6);
+        ShareFaults faults = new ShareFaults();
+        Map<String, List<Integer>> deliveries = new ConcurrentHashMap<>();
+        CountDownLatch slowStarted = new CountDownLatch(1);
+        AtomicLong slowFinishedAt = new AtomicLong();
+        String options = "consumersCount=1&consumersPerWindow=2&maxConcurrency=1&maxPollRecords=10";
+        CamelContext context = newContext();
+        context.getRegistry().bind("faults", faults);
+        context.addRoutes(new RouteBuilder() {
+            @Override
+            public void configure() {
+                // the idle consumer's poll outlasts the late wakeup: the stop reaches it only then
+                from(shareUri(topic, group, options + "&pollTimeoutMs=5000&kafkaClientFactory=#faults"))
+                        .process(exchange -> {
+                            delivered(exchange, deliveries);
+                            if (slowStarted.getCount() > 0) {
+                                slowStarted.countDown();
+                                Thread.sleep(1000); // the stop comes while this runs and the other five wait
+                                slowFinishedAt.set(System.nanoTime());
+                            }
+                        });
+            }
+        });
+        context.start();
+        assertThat(slowStarted.await(90, TimeUnit.SECONDS)).as("the first record started").isTrue();
+        List<ShareFetchTask> tasks = shareConsumer(context).tasks();
+        await().atMost(Duration.ofSeconds(5))
+                .until(() -> tasks.stream().mapToInt(t -> t.shareSnapshot().held()).max().orElse(0) == 6);
+        faults.armLateWakeup(3000);
+        faults.armLostFetchWhileLeaving(2);
+        long stopAt = System.nanoTime();
+        context.stop();
+        // the premise: the running record finished well before the stop reached the idle consumer
+        assertThat(slowFinishedAt.get() - stopAt).as("the running record finished after the stop began").isPositive();
+        assertThat(TimeUnit.NANOSECONDS.toMillis(slowFinishedAt.get() - stopAt)).isLessThan(2500);
+        assertThat(faults.fired()).as("wakeups that reached the consumers late").isGreaterThanOrEqualTo(2);
+
+        CamelContext next = newContext();
+        next.addRoutes(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from(shareUri(topic, group, options)).process(exchange -> delivered(exchange, deliveries));
+            }
+        });
+        next.start();
+        try {
+            await().atMost(Duration.ofSeconds(20)).until(() -> deliveries.keySet().containsAll(produced));
+        } catch (ConditionTimeoutException e) {
+            // asserted below
+        }
+        next.stop();
+        System.out.printf("share leave together, a late stop: deliveries %s, %d records a leaving fetch acquired%n",
+                deliveries, faults.lostFetchRecords());
+        assertThat(deliveries.keySet()).as("routed (none archived)").containsExactlyInAnyOrderElementsOf(produced);
+        assertThat(deliveries.values().stream().filter(d -> d.equals(List.of(2))).count())
+                .as("records given back by the stop and routed on their last delivery").isEqualTo(5);
+        assertThat(faults.lostFetchRecords()).as("records a leaving consumer's fetch acquired").isZero();
     }
 
     /**
