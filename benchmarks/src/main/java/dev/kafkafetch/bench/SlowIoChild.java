@@ -37,6 +37,15 @@ final class SlowIoChild {
         System.exit(0);
     }
 
+    /**
+     * More options for the child JVM from the environment's BENCH_CHILD_JVM, split at spaces (for a profile, e.g.
+     * {@code -XX:StartFlightRecording=filename=/tmp/jfr/,settings=profile}); none when unset.
+     */
+    private static List<String> extraOptions() {
+        String extra = System.getenv("BENCH_CHILD_JVM");
+        return extra == null || extra.isBlank() ? List.of() : List.of(extra.trim().split("\\s+"));
+    }
+
     /** Runs one entry in a child JVM on {@code java} and returns what it measured. */
     static SlowIoRun.Measured run(Path java, String bootstrap, String topic, SlowIoScenario.Entry e, int n,
                                   long sleepMs, long records, long settleMs, long windowMs, String kafkaFetchOptions)
@@ -45,7 +54,9 @@ final class SlowIoChild {
         try {
             Files.writeString(argFile, "-cp \"" + ChildJvm.classPath().replace("\\", "\\\\") + "\"\n");
             List<String> cmd = new ArrayList<>(List.of(java.toString(), "-Dcamel.threads.virtual.enabled=true",
-                    "-Xms1g", "-Xmx2g", "-XX:+UseG1GC", "@" + argFile, SlowIoChild.class.getName(), bootstrap, topic,
+                    "-Xms1g", "-Xmx2g", "-XX:+UseG1GC"));
+            cmd.addAll(extraOptions());
+            cmd.addAll(List.of("@" + argFile, SlowIoChild.class.getName(), bootstrap, topic,
                     e.label(), e.kind(), e.route(), e.ordering(), Integer.toString(n), Long.toString(sleepMs),
                     Long.toString(records), Long.toString(settleMs), Long.toString(windowMs), kafkaFetchOptions));
             Process proc = new ProcessBuilder(cmd).redirectErrorStream(true).start();
