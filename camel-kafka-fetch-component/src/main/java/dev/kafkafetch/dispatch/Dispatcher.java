@@ -73,6 +73,10 @@ public final class Dispatcher {
 
     /** Queues records (in order) behind their lanes under one lock, and starts whatever may start now. */
     public void submitAll(List<WorkItem> items) {
+        for (int i = 0, n = items.size(); i < n; i++) {
+            WorkItem item = items.get(i);
+            item.lane = lanes.keyOf(item); // hashed before the lock: workers wait for it to finish records
+        }
         List<WorkItem> toStart;
         synchronized (lock) {
             for (int i = 0, n = items.size(); i < n; i++) {

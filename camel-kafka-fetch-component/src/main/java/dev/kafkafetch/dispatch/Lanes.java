@@ -1,7 +1,7 @@
 package dev.kafkafetch.dispatch;
 
-import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.Map;
@@ -33,36 +33,55 @@ final class Lanes {
         this.batchesInOrder = batchesInOrder;
     }
 
-    /** Gives the item its lane; true when it may be ready at once (no lane, or its lane was idle). */
+    /**
+     * The item's lane key (null: no lane), from what never changes on it: the fetch thread computes it before it takes
+     * the dispatcher's lock, so that lock is not held while a key is hashed.
+     */
+    Object keyOf(WorkItem item) {
+        if (item.batch != null) {
+            return batchesInOrder ? BATCH_LANE : null;
+        }
+        switch (ordering) {
+            case PARTITION:
+                return item.topicPartition();
+            case KEY:
+                return item.rawKey == null ? null : new KeyLane(item.topicPartition(), item.rawKey);
+            default:
+                return null;
+        }
+    }
+
+    /** Puts the item (its {@code lane} set by {@link #keyOf}) in its lane; true when it may be ready at once. */
     boolean admit(WorkItem item) {
-        Object laneKey = laneKey(item);
-        item.lane = laneKey;
+        Object laneKey = item.lane;
         if (laneKey == null) {
             return true;
         }
-        Lane lane = busy.get(laneKey);
-        if (lane == null) {
-            busy.put(laneKey, new Lane(item)); // the lane is idle: its record is ready, the lane now busy
+        Lane lane = busy.computeIfAbsent(laneKey, k -> new Lane(item));
+        if (lane.head == item) {
+            item.heads = lane; // the lane was idle: its record is ready, the lane now busy
             return true;
         }
-        lane.waiting.add(item);
+        lane.add(item);
         return false;
     }
 
-    /** The item (ready, running or gone) leaves the head of its lane: the lane's next record, or null (lane idle). */
+    /**
+     * The item (ready, running or gone) leaves the head of its lane: the lane's next record, or null (the lane is idle,
+     * or the item heads none).
+     */
     WorkItem release(WorkItem item) {
-        if (item.lane == null) {
-            return null;
-        }
-        Lane lane = busy.get(item.lane);
+        Lane lane = item.heads;
         if (lane == null) {
             return null;
         }
-        WorkItem next = lane.waiting.poll();
+        item.heads = null;
+        WorkItem next = lane.waiting == null ? null : lane.waiting.poll();
         if (next == null) {
             busy.remove(item.lane);
         } else {
             lane.head = next;
+            next.heads = lane;
         }
         return next;
     }
@@ -70,13 +89,16 @@ final class Lanes {
     /** Takes a record waiting behind its lane's head out of the lane; false when it is not waiting there. */
     boolean removeWaiting(WorkItem item) {
         Lane lane = item.lane != null ? busy.get(item.lane) : null;
-        return lane != null && lane.waiting.remove(item);
+        return lane != null && lane.waiting != null && lane.waiting.remove(item);
     }
 
     /** How many records wait behind the item in its lane (0 without a lane, or when it is not in one). */
     int waitingBehind(WorkItem item) {
         Lane lane = item.lane != null ? busy.get(item.lane) : null;
         if (lane == null) {
+            return 0;
+        }
+        if (lane.waiting == null) {
             return 0;
         }
         if (lane.head == item) {
@@ -104,6 +126,9 @@ final class Lanes {
     /** Removes every waiting record that matches and hands it to {@code removed}; the lane heads are left alone. */
     void removeWaitingIf(Predicate<WorkItem> which, Consumer<WorkItem> removed) {
         for (Lane lane : busy.values()) {
+            if (lane.waiting == null) {
+                continue;
+            }
             for (Iterator<WorkItem> it = lane.waiting.iterator(); it.hasNext();) {
                 WorkItem item = it.next();
                 if (which.test(item)) {
@@ -114,31 +139,45 @@ final class Lanes {
         }
     }
 
-    private Object laneKey(WorkItem item) {
-        if (item.batch != null) {
-            return batchesInOrder ? BATCH_LANE : null;
-        }
-        switch (ordering) {
-            case PARTITION:
-                return item.topicPartition();
-            case KEY:
-                return item.rawKey == null ? null : new KeyLane(item.topicPartition(), ByteBuffer.wrap(item.rawKey));
-            default:
-                return null;
-        }
-    }
-
     /** A busy lane: its head, ready or running, and the records waiting behind it in submission order. */
-    private static final class Lane {
+    static final class Lane {
         WorkItem head;
-        final ArrayDeque<WorkItem> waiting = new ArrayDeque<>(4);
+        /** Null until a record waits (most lanes of many keys never have one). */
+        ArrayDeque<WorkItem> waiting;
 
         Lane(WorkItem head) {
             this.head = head;
         }
+
+        void add(WorkItem item) {
+            if (waiting == null) {
+                waiting = new ArrayDeque<>(4);
+            }
+            waiting.add(item);
+        }
     }
 
-    /** Lane of one key within one partition; keys compare by their bytes. */
-    private record KeyLane(TopicPartition partition, ByteBuffer key) {
+    /** Lane of one key within one partition; keys compare by their bytes, the hash computed once. */
+    private static final class KeyLane {
+        private final TopicPartition partition;
+        private final byte[] key;
+        private final int hash;
+
+        KeyLane(TopicPartition partition, byte[] key) {
+            this.partition = partition;
+            this.key = key;
+            this.hash = 31 * partition.hashCode() + Arrays.hashCode(key);
+        }
+
+        @Override
+        public int hashCode() {
+            return hash;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof KeyLane other && hash == other.hash && Arrays.equals(key, other.key)
+                   && partition.equals(other.partition);
+        }
     }
 }

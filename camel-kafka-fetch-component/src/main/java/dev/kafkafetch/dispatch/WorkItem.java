@@ -57,8 +57,12 @@ public final class WorkItem {
 
     @SuppressWarnings("unused") // through STATE
     private volatile int state = QUEUED;
-    /** The dispatcher's lane, and its intrusive list of running records (guarded by the dispatcher's lock). */
+    /**
+     * The dispatcher's lane key (set by the fetch thread before it submits), the lane it heads, and its intrusive list
+     * of running records (guarded by the dispatcher's lock).
+     */
     Object lane;
+    Lanes.Lane heads;
     WorkItem runPrev;
     WorkItem runNext;
     boolean inRunning;

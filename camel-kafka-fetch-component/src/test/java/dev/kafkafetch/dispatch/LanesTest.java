@@ -25,12 +25,12 @@ class LanesTest {
         WorkItem otherPartitionA = item(p1, 1, "a");
         WorkItem noKey = item(p0, 5, null);
 
-        assertThat(lanes.admit(a1)).as("idle lane").isTrue();
-        assertThat(lanes.admit(a2)).as("behind a1").isFalse();
-        assertThat(lanes.admit(a3)).isFalse();
-        assertThat(lanes.admit(b4)).as("another key").isTrue();
-        assertThat(lanes.admit(otherPartitionA)).as("the same key in another partition").isTrue();
-        assertThat(lanes.admit(noKey)).as("a null key has no lane").isTrue();
+        assertThat(admit(lanes, a1)).as("idle lane").isTrue();
+        assertThat(admit(lanes, a2)).as("behind a1").isFalse();
+        assertThat(admit(lanes, a3)).isFalse();
+        assertThat(admit(lanes, b4)).as("another key").isTrue();
+        assertThat(admit(lanes, otherPartitionA)).as("the same key in another partition").isTrue();
+        assertThat(admit(lanes, noKey)).as("a null key has no lane").isTrue();
         assertThat(lanes.waitingBehind(a1)).isEqualTo(2);
         assertThat(lanes.waitingBehind(a2)).as("behind a2: a3 only").isEqualTo(1);
         assertThat(lanes.waitingBehind(a3)).isZero();
@@ -38,11 +38,13 @@ class LanesTest {
         assertThat(lanes.headAhead(a3)).as("a3 waits behind the head").isSameAs(a1);
         assertThat(lanes.headAhead(noKey)).as("no lane").isNull();
 
+        assertThat(lanes.release(a3)).as("a3 heads no lane: nothing moves").isNull();
         assertThat(lanes.release(a1)).isSameAs(a2);
+        assertThat(lanes.release(a1)).as("a1 no longer heads its lane").isNull();
         assertThat(lanes.headAhead(a3)).as("the lane passed to a2").isSameAs(a2);
         assertThat(lanes.release(a2)).isSameAs(a3);
         assertThat(lanes.release(a3)).as("the lane becomes idle").isNull();
-        assertThat(lanes.admit(item(p0, 6, "a"))).as("an idle lane takes its next record at once").isTrue();
+        assertThat(admit(lanes, item(p0, 6, "a"))).as("an idle lane takes its next record at once").isTrue();
         assertThat(lanes.release(noKey)).isNull();
     }
 
@@ -51,16 +53,16 @@ class LanesTest {
         Lanes lanes = new Lanes(Ordering.PARTITION, true);
         WorkItem x = item(p0, 1, "a");
         WorkItem y = item(p0, 2, "b");
-        assertThat(lanes.admit(x)).isTrue();
-        assertThat(lanes.admit(y)).as("one lane per partition, whatever the key").isFalse();
+        assertThat(admit(lanes, x)).isTrue();
+        assertThat(admit(lanes, y)).as("one lane per partition, whatever the key").isFalse();
         WorkItem batch1 = new WorkItem(List.of(item(p1, 1, "a")));
         WorkItem batch2 = new WorkItem(List.of(item(p1, 2, "a")));
-        assertThat(lanes.admit(batch1)).isTrue();
-        assertThat(lanes.admit(batch2)).as("batches in order share one lane").isFalse();
+        assertThat(admit(lanes, batch1)).isTrue();
+        assertThat(admit(lanes, batch2)).as("batches in order share one lane").isFalse();
 
         Lanes unordered = new Lanes(Ordering.UNORDERED, false);
-        assertThat(unordered.admit(new WorkItem(List.of(item(p1, 3, "a"))))).isTrue();
-        assertThat(unordered.admit(new WorkItem(List.of(item(p1, 4, "a"))))).as("batches not in order").isTrue();
+        assertThat(admit(unordered, new WorkItem(List.of(item(p1, 3, "a"))))).isTrue();
+        assertThat(admit(unordered, new WorkItem(List.of(item(p1, 4, "a"))))).as("batches not in order").isTrue();
     }
 
     @Test
@@ -69,9 +71,9 @@ class LanesTest {
         WorkItem head = item(p0, 1, "a");
         WorkItem second = item(p0, 2, "a");
         WorkItem third = item(p0, 3, "a");
-        lanes.admit(head);
-        lanes.admit(second);
-        lanes.admit(third);
+        admit(lanes, head);
+        admit(lanes, second);
+        admit(lanes, third);
 
         assertThat(lanes.removeWaiting(head)).as("the head is not waiting").isFalse();
         assertThat(lanes.removeWaiting(second)).isTrue();
@@ -84,5 +86,11 @@ class LanesTest {
     private static WorkItem item(PartitionState s, long offset, String key) {
         return new WorkItem(s, s.append(offset), s.generation(), 1, offset, 0,
                 key == null ? null : key.getBytes(StandardCharsets.UTF_8), null, null, null, null, null);
+    }
+
+    /** What the dispatcher does: the lane key first (outside its lock), then the admission. */
+    private static boolean admit(Lanes lanes, WorkItem item) {
+        item.lane = lanes.keyOf(item);
+        return lanes.admit(item);
     }
 }
