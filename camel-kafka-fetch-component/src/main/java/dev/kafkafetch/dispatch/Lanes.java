@@ -57,9 +57,10 @@ final class Lanes {
         if (laneKey == null) {
             return true;
         }
-        Lane lane = busy.computeIfAbsent(laneKey, k -> new Lane(item));
-        if (lane.head == item) {
-            item.heads = lane; // the lane was idle: its record is ready, the lane now busy
+        Lane lane = busy.get(laneKey);
+        if (lane == null) {
+            item.heads = new Lane(item); // the lane was idle: its record is ready, the lane now busy
+            busy.put(laneKey, item.heads);
             return true;
         }
         lane.add(item);
@@ -95,10 +96,7 @@ final class Lanes {
     /** How many records wait behind the item in its lane (0 without a lane, or when it is not in one). */
     int waitingBehind(WorkItem item) {
         Lane lane = item.lane != null ? busy.get(item.lane) : null;
-        if (lane == null) {
-            return 0;
-        }
-        if (lane.waiting == null) {
+        if (lane == null || lane.waiting == null) {
             return 0;
         }
         if (lane.head == item) {
