@@ -286,7 +286,8 @@ public class KafkaFetchConsumer extends AbstractKafkaFetchConsumer<KafkaFetchRec
         String topic = settings.subscription();
         List<KafkaFetchRecords> created = new ArrayList<>(parts.count());
         // this run's first assignment, decided once for the route: what seekTo applies to
-        FirstAssignment firstAssignment = new FirstAssignment(parts.count(), settings.retries());
+        FirstAssignment firstAssignment = new FirstAssignment(parts.count(), settings.retries(),
+                configuration().getSessionTimeoutMs());
         for (int i = 0; i < parts.count(); i++) {
             TaskSettings taskSettings = settings.forTask(i, parts.count());
             String name = "kafka-fetch[" + topic + "]#" + i;

@@ -45,12 +45,11 @@ final class StartOffsets {
     private final TaskSettings settings;
     private FirstAssignment firstAssignment;
     private OffsetStore offsetStore = OffsetStore.NONE;
-    private boolean firstRebalance = true;
 
     StartOffsets(String taskName, TaskSettings settings) {
         this.taskName = taskName;
         this.settings = settings;
-        this.firstAssignment = new FirstAssignment(1, settings.retries());
+        this.firstAssignment = FirstAssignment.alone(settings.retries());
     }
 
     /** The route's first assignment, shared by its tasks; set before the task runs (alone by default). */
@@ -69,8 +68,7 @@ final class StartOffsets {
      */
     Start start(TaskConsumer consumer, Collection<TopicPartition> partitions) {
         List<TopicPartition> seek = settings.seekTo() != null
-                ? firstAssignment.assigned(partitions, firstRebalance) : List.of();
-        firstRebalance = false;
+                ? firstAssignment.assigned(this, partitions, System.nanoTime() / 1_000_000) : List.of();
         if (partitions.isEmpty()) {
             return Start.NONE;
         }

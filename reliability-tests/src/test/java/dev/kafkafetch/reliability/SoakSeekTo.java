@@ -14,14 +14,21 @@ import java.util.Set;
  * takes over later start at the committed offset.
  * <p>
  * A member's first assignment is read from the task watcher's history: for each of its fetch tasks, the partitions of
- * the source topic in its first sample that shows it in the group (generation > 0), empty for a task that joined
- * without partitions. With END, a record of such a partition below the first offset that member routed from it (any,
- * when it routed nothing there: it may have joined after the last record) may be skipped; with BEGINNING, the records it routed there again right after that
- * assignment, before its first record nobody had routed yet, are allowed duplicates. The watcher samples, so a first
- * assignment that changed before its first sample is seen as the later one (never wider than the member's real first
- * assignment plus what moved meanwhile).
+ * the source topic in its first sample that shows it in the group (generation > 0) with partitions, unless it had been
+ * seen idle in the group for longer than the route's session timeout before (FirstAssignment's grace: a takeover).
+ * With END, a record of such a partition below the first offset that member routed from it (any, when it routed
+ * nothing there: it may have joined after the last record) may be skipped; with BEGINNING, the records it routed there
+ * again right after that assignment, before its first record nobody had routed yet, are allowed duplicates. The watcher
+ * samples, so a first assignment that changed before its first sample is seen as the later one (never wider than the
+ * member's real first assignment plus what moved meanwhile).
  */
 final class SoakSeekTo {
+
+    /**
+     * How long a task idle in its first sample may still be given first-assignment partitions: the route's
+     * sessionTimeoutMs (FirstAssignment's grace) plus the watcher's sampling period and slack on a loaded machine.
+     */
+    private static final long IDLE_GRACE_MICROS = (SoakOptions.SESSION_TIMEOUT_MS + 2_000) * 1000L;
 
     private final String seekTo;
     private final SoakHistory h;
@@ -37,17 +44,29 @@ final class SoakSeekTo {
         if (seekTo == null) {
             return;
         }
-        Set<String> seenTask = new HashSet<>();
-        for (SoakHistory.Assignment a : h.assignments) {
-            if (a.generation() <= 0 || !seenTask.add(a.member() + "/" + a.task())) {
+        // per member/task: when its first sample in the group showed it idle (its first partitions may come later)
+        Map<String, Long> idleSince = new HashMap<>();
+        Set<String> given = new HashSet<>();
+        List<SoakHistory.Assignment> ordered = new ArrayList<>(h.assignments);
+        ordered.sort(Comparator.comparingLong(SoakHistory.Assignment::micros));
+        for (SoakHistory.Assignment a : ordered) {
+            String task = a.member() + "/" + a.task();
+            if (a.generation() <= 0 || given.contains(task)) {
                 continue;
             }
             Set<Integer> parts = first.computeIfAbsent(a.member(), m -> new HashSet<>());
-            if (!"-".equals(a.partitions())) {
-                for (String p : a.partitions().split(",")) {
-                    if (!p.startsWith("r")) {
-                        parts.add(Integer.parseInt(p));
-                    }
+            if ("-".equals(a.partitions())) {
+                idleSince.putIfAbsent(task, a.micros());
+                continue;
+            }
+            Long idle = idleSince.get(task);
+            given.add(task);
+            if (idle != null && a.micros() - idle > IDLE_GRACE_MICROS) {
+                continue; // idle past the grace: a takeover, not part of the first assignment
+            }
+            for (String p : a.partitions().split(",")) {
+                if (!p.startsWith("r")) {
+                    parts.add(Integer.parseInt(p));
                 }
             }
         }

@@ -8,6 +8,7 @@ import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
 
 import dev.kafkafetch.KafkaFetchConstants;
 import dev.kafkafetch.KafkaFetchConsumer;
@@ -36,6 +37,9 @@ import static org.awaitility.Awaitility.await;
  * backlog, BEGINNING does not replay what the group finished).
  */
 class SeekToIT extends KafkaFetchITSupport {
+
+    /** The route's session timeout in the takeover test: how long its idle tasks take part in the first assignment. */
+    private static final int IDLE_GRACE_MS = 2000;
 
     /** One delivery the route saw: the record id and its delivery attempt. */
     private record Delivery(String id, int attempt) {
@@ -132,8 +136,8 @@ class SeekToIT extends KafkaFetchITSupport {
             context = startContext(new RouteBuilder() {
                 @Override
                 public void configure() {
-                    from(uri(topic, group, "seekTo=" + seekTo + "&consumersCount=2&partitionAssignor="
-                                           + CooperativeStickyAssignor.class.getName()))
+                    from(uri(topic, group, "seekTo=" + seekTo + "&consumersCount=2&sessionTimeoutMs=" + IDLE_GRACE_MS
+                                           + "&partitionAssignor=" + CooperativeStickyAssignor.class.getName()))
                             .routeId("r").process(recorder);
                 }
             });
@@ -143,7 +147,9 @@ class SeekToIT extends KafkaFetchITSupport {
                 other.poll(Duration.ofMillis(100));
                 return consumer.taskSnapshots().stream().allMatch(t -> t.generation() > 0 && t.partitions().isEmpty());
             });
-            for (int i = 0; i < 10; i++) {
+            // idle past the grace an idle task keeps taking part in the first assignment (the session timeout)
+            long idleSince = System.nanoTime();
+            while (System.nanoTime() - idleSince < TimeUnit.MILLISECONDS.toNanos(IDLE_GRACE_MS + 500)) {
                 other.poll(Duration.ofMillis(100));
             }
             assertThat(other.assignment()).as("the other member still holds the partition").containsExactly(p0);
