@@ -34,23 +34,16 @@ class ShareLeaveTogetherIT extends ShareITSupport {
 
     @Test
     void recordsOneConsumerGivesBackAtASuspendAreNotArchivedByItsSiblingsClose() throws Exception {
-        String topic = KafkaTestSupport.uniqueName("share-together");
-        String group = KafkaTestSupport.uniqueName("sg");
-        kafka.createTopic(topic, 1);
-        prepareGroup(group, 0);
-        deliveryLimit(group, 2);
-        List<String> produced = kafka.produceIds(topic, 6, "k", 6);
+        SixOnTheirLastButOne six = new SixOnTheirLastButOne("share-together");
         ShareFaults faults = new ShareFaults();
         Map<String, List<Integer>> deliveries = new ConcurrentHashMap<>();
         CountDownLatch slowStarted = new CountDownLatch(1);
-        String uri = shareUri(topic, group, "consumersCount=1&consumersPerWindow=2&maxConcurrency=1&maxPollRecords=10"
-                                            + "&kafkaClientFactory=#faults");
         CamelContext context = newContext();
         context.getRegistry().bind("faults", faults);
         context.addRoutes(new RouteBuilder() {
             @Override
             public void configure() {
-                from(uri).routeId("together").process(exchange -> {
+                from(six.uri("&kafkaClientFactory=#faults")).routeId("together").process(exchange -> {
                     String id = exchange.getMessage().getBody(String.class);
                     delivered(exchange, deliveries);
                     if (slowStarted.getCount() > 0) {
@@ -63,11 +56,7 @@ class ShareLeaveTogetherIT extends ShareITSupport {
             }
         });
         context.start();
-        assertThat(slowStarted.await(90, TimeUnit.SECONDS)).as("the first record started").isTrue();
-        List<ShareFetchTask> tasks = shareConsumer(context).tasks();
-        // the premise: one consumer acquired all six (one poll's worth), the other holds nothing
-        await().atMost(Duration.ofSeconds(5))
-                .until(() -> tasks.stream().mapToInt(t -> t.shareSnapshot().held()).max().orElse(0) == 6);
+        List<ShareFetchTask> tasks = awaitOneHoldsAllSix(context, slowStarted);
         faults.armSlowClose(3000);
         Thread.sleep(200); // the unstarted five have been queued a while: the suspend finds them waiting
         context.getRouteController().suspendRoute("together");
@@ -75,13 +64,13 @@ class ShareLeaveTogetherIT extends ShareITSupport {
         assertThat(faults.fired()).as("closes held up while leaving").isEqualTo(2);
         context.getRouteController().resumeRoute("together");
         try {
-            await().atMost(Duration.ofSeconds(20)).until(() -> deliveries.keySet().containsAll(produced));
+            await().atMost(Duration.ofSeconds(20)).until(() -> deliveries.keySet().containsAll(six.produced));
         } catch (ConditionTimeoutException e) {
             // asserted below
         }
         context.stop();
         System.out.printf("share leave together: deliveries %s%n", deliveries);
-        assertThat(deliveries.keySet()).as("routed (none archived)").containsExactlyInAnyOrderElementsOf(produced);
+        assertThat(deliveries.keySet()).as("routed (none archived)").containsExactlyInAnyOrderElementsOf(six.produced);
         assertThat(deliveries.values()).as("each routed once: the first on delivery 1, the five given back on 2")
                 .allSatisfy(d -> assertThat(d).hasSize(1));
         assertThat(deliveries.values().stream().filter(d -> d.get(0) == 2).count())
@@ -98,24 +87,18 @@ class ShareLeaveTogetherIT extends ShareITSupport {
      */
     @Test
     void aSiblingTheStopReachesLateClosesBeforeRecordsAreGivenBack() throws Exception {
-        String topic = KafkaTestSupport.uniqueName("share-together-late");
-        String group = KafkaTestSupport.uniqueName("sg");
-        kafka.createTopic(topic, 1);
-        prepareGroup(group, 0);
-        deliveryLimit(group, 2);
-        List<String> produced = kafka.produceIds(topic, 6, "k", 6);
+        SixOnTheirLastButOne six = new SixOnTheirLastButOne("share-together-late");
         ShareFaults faults = new ShareFaults();
         Map<String, List<Integer>> deliveries = new ConcurrentHashMap<>();
         CountDownLatch slowStarted = new CountDownLatch(1);
         AtomicLong slowFinishedAt = new AtomicLong();
-        String options = "consumersCount=1&consumersPerWindow=2&maxConcurrency=1&maxPollRecords=10";
         CamelContext context = newContext();
         context.getRegistry().bind("faults", faults);
         context.addRoutes(new RouteBuilder() {
             @Override
             public void configure() {
                 // the idle consumer's poll outlasts the late wakeup: the stop reaches it only then
-                from(shareUri(topic, group, options + "&pollTimeoutMs=5000&kafkaClientFactory=#faults"))
+                from(six.uri("&pollTimeoutMs=5000&kafkaClientFactory=#faults"))
                         .process(exchange -> {
                             delivered(exchange, deliveries);
                             if (slowStarted.getCount() > 0) {
@@ -127,10 +110,7 @@ class ShareLeaveTogetherIT extends ShareITSupport {
             }
         });
         context.start();
-        assertThat(slowStarted.await(90, TimeUnit.SECONDS)).as("the first record started").isTrue();
-        List<ShareFetchTask> tasks = shareConsumer(context).tasks();
-        await().atMost(Duration.ofSeconds(5))
-                .until(() -> tasks.stream().mapToInt(t -> t.shareSnapshot().held()).max().orElse(0) == 6);
+        awaitOneHoldsAllSix(context, slowStarted);
         faults.armLateWakeup(3000);
         faults.armLostFetchWhileLeaving(2);
         long stopAt = System.nanoTime();
@@ -144,19 +124,19 @@ class ShareLeaveTogetherIT extends ShareITSupport {
         next.addRoutes(new RouteBuilder() {
             @Override
             public void configure() {
-                from(shareUri(topic, group, options)).process(exchange -> delivered(exchange, deliveries));
+                from(six.uri("")).process(exchange -> delivered(exchange, deliveries));
             }
         });
         next.start();
         try {
-            await().atMost(Duration.ofSeconds(20)).until(() -> deliveries.keySet().containsAll(produced));
+            await().atMost(Duration.ofSeconds(20)).until(() -> deliveries.keySet().containsAll(six.produced));
         } catch (ConditionTimeoutException e) {
             // asserted below
         }
         next.stop();
         System.out.printf("share leave together, a late stop: deliveries %s, %d records a leaving fetch acquired%n",
                 deliveries, faults.lostFetchRecords());
-        assertThat(deliveries.keySet()).as("routed (none archived)").containsExactlyInAnyOrderElementsOf(produced);
+        assertThat(deliveries.keySet()).as("routed (none archived)").containsExactlyInAnyOrderElementsOf(six.produced);
         assertThat(deliveries.values().stream().filter(d -> d.equals(List.of(2))).count())
                 .as("records given back by the stop and routed on their last delivery").isEqualTo(5);
         assertThat(faults.lostFetchRecords()).as("records a leaving consumer's fetch acquired").isZero();
@@ -221,6 +201,39 @@ class ShareLeaveTogetherIT extends ShareITSupport {
                 released, routed.size(), dead.size());
         assertThat(seen).as("routed or dead-lettered (none archived)").containsExactlyInAnyOrderElementsOf(produced);
         assertThat(dead).as("dead-lettered on their last delivery").isEqualTo(failing);
+    }
+
+    /**
+     * Six records on a new topic of one partition, for a group with delivery limit 2 (their next delivery after the
+     * first is their last), consumed by one window of two share consumers that start one record at a time.
+     */
+    private final class SixOnTheirLastButOne {
+        final String topic;
+        final String group = KafkaTestSupport.uniqueName("sg");
+        final List<String> produced;
+
+        SixOnTheirLastButOne(String name) throws Exception {
+            topic = KafkaTestSupport.uniqueName(name);
+            kafka.createTopic(topic, 1);
+            prepareGroup(group, 0);
+            deliveryLimit(group, 2);
+            produced = kafka.produceIds(topic, 6, "k", 6);
+        }
+
+        String uri(String extra) {
+            return shareUri(topic, group, "consumersCount=1&consumersPerWindow=2&maxConcurrency=1&maxPollRecords=10"
+                                          + extra);
+        }
+    }
+
+    /** The premise of the first two cases: the first record runs, and one consumer acquired all six (one poll's worth). */
+    private static List<ShareFetchTask> awaitOneHoldsAllSix(CamelContext context, CountDownLatch firstStarted)
+            throws InterruptedException {
+        assertThat(firstStarted.await(90, TimeUnit.SECONDS)).as("the first record started").isTrue();
+        List<ShareFetchTask> tasks = shareConsumer(context).tasks();
+        await().atMost(Duration.ofSeconds(5))
+                .until(() -> tasks.stream().mapToInt(t -> t.shareSnapshot().held()).max().orElse(0) == 6);
+        return tasks;
     }
 
     /** Fails the {@code failing} records every time; records the others routed through, each after {@code workMs}. */
