@@ -147,7 +147,8 @@ class SeekToIT extends KafkaFetchITSupport {
                 other.poll(Duration.ofMillis(100));
                 return consumer.taskSnapshots().stream().allMatch(t -> t.generation() > 0 && t.partitions().isEmpty());
             });
-            // idle past the grace an idle task keeps taking part in the first assignment (the session timeout)
+            // wait out the grace (the route's session timeout) in which an idle task still takes part in the first
+            // assignment: what it is given after that is a takeover
             long idleSince = System.nanoTime();
             while (System.nanoTime() - idleSince < TimeUnit.MILLISECONDS.toNanos(IDLE_GRACE_MS + 500)) {
                 other.poll(Duration.ofMillis(100));
