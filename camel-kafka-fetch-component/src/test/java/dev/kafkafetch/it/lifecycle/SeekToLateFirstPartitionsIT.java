@@ -1,6 +1,7 @@
 package dev.kafkafetch.it.lifecycle;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Properties;
@@ -18,8 +19,9 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.common.TopicPartition;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -29,14 +31,15 @@ import static org.awaitility.Awaitility.await;
  * route's first: the consumer protocol does this when the broker's assignment reaches a new member before the client
  * can resolve the topic's id (it reconciles the empty part first), or when the broker computes the assignment in the
  * background. Found by CI: {@code SoughtPartitionHandOverIT} once saw member A route the whole backlog despite
- * {@code seekTo=END}. The fault is injected by a client factory whose consumer reports an empty assignment before the
- * first real one, as the consumer protocol does.
+ * {@code seekTo=END}. The fault is injected, with each group protocol, by a client factory whose consumer reports an
+ * empty assignment before the first real one, as the consumer protocol may.
  */
 class SeekToLateFirstPartitionsIT extends KafkaFetchITSupport {
 
-    @ParameterizedTest(name = "seekTo={0}")
-    @ValueSource(strings = { "END", "BEGINNING" })
-    void theFirstPartitionsAreSoughtWhenTheFirstRebalanceBroughtNone(String seekTo) throws Exception {
+    @ParameterizedTest(name = "seekTo={0}, {1}")
+    @CsvSource({ "END, groupProtocol=classic", "BEGINNING, groupProtocol=classic", "END, groupProtocol=consumer",
+        "BEGINNING, groupProtocol=consumer" })
+    void theFirstPartitionsAreSoughtWhenTheFirstRebalanceBroughtNone(String seekTo, String protocol) throws Exception {
         String topic = KafkaTestSupport.uniqueName("seek-late");
         String group = KafkaTestSupport.uniqueName("g");
         kafka.createTopic(topic, 2);
@@ -50,7 +53,7 @@ class SeekToLateFirstPartitionsIT extends KafkaFetchITSupport {
         context.addRoutes(new RouteBuilder() {
             @Override
             public void configure() {
-                from(uri(topic, group, "seekTo=" + seekTo + "&autoOffsetReset=" + reset)).routeId("r")
+                from(uri(topic, group, "seekTo=" + seekTo + "&autoOffsetReset=" + reset + "&" + protocol)).routeId("r")
                         .process(recorder);
             }
         });
@@ -59,13 +62,21 @@ class SeekToLateFirstPartitionsIT extends KafkaFetchITSupport {
         assertThat(factory.emptyFirst.get()).as("the premise: an empty first rebalance came first").isEqualTo(1);
 
         List<String> fresh = kafka.produceIds(topic, 20, "fresh", 4);
+        List<String> expected = new ArrayList<>(fresh);
+        if (seekTo.equals("BEGINNING")) {
+            expected.addAll(backlog);
+        }
+        try {
+            await().atMost(Duration.ofSeconds(30)).until(() -> recorder.ids().containsAll(expected));
+        } catch (ConditionTimeoutException e) {
+            // asserted below
+        }
         if (seekTo.equals("END")) {
-            await().atMost(Duration.ofSeconds(30)).until(() -> recorder.ids().containsAll(fresh));
             assertThat(recorder.ids()).as("backlog routed (seekTo=END skips it)").doesNotContainAnyElementsOf(backlog);
         } else {
-            await().atMost(Duration.ofSeconds(30)).until(() -> recorder.ids().containsAll(fresh));
             assertThat(recorder.lost(backlog)).as("backlog lost (seekTo=BEGINNING routes it)").isEmpty();
         }
+        assertThat(recorder.lost(fresh)).as("records produced after the start lost").isEmpty();
         assertThat(recorder.duplicates()).isEmpty();
     }
 
