@@ -14,15 +14,15 @@ import org.apache.kafka.common.TopicPartition;
 /**
  * The first assignment of one route consumer's run, shared by its fetch tasks: what {@code seekTo} applies to.
  * <p>
- * Guarantees: a partition is sought at most once per run of the route, only while the route's first assignment is
- * going on, and never when it belongs to a retry topic (a retry letter is the only copy of its failed record). The
- * first assignment goes on until every fetch task was given partitions, or had a rebalance that gave it none and then
- * stayed without for {@code idleGraceMs} (the route's {@code sessionTimeoutMs}). With the consumer protocol a task's
- * first rebalance can bring nothing and the next one its first partitions (the client first reconciles the part of
- * the assignment whose topic ids it knows; the broker computes assignments in the background): those are still the
- * route's first. A task that stayed idle past the grace and takes a partition over later (a member of the group
- * leaves, partitions are added) starts it at the group's committed offset, as any later assignment does. Thread-safe:
- * every task calls it from its own rebalance callback.
+ * Guarantees: a partition is sought at most once per run of the route, never when it belongs to a retry topic (a retry
+ * letter is the only copy of its failed record), and only as part of the route's first assignment: what a task is
+ * given while some task of the route has not completed its first rebalance, and what a task whose first rebalance
+ * brought nothing is given first within {@code idleGraceMs} (the route's {@code sessionTimeoutMs}). The consumer
+ * protocol can make a task's first rebalance empty and bring its first partitions in the next one (the client first
+ * reconciles the part of the assignment whose topic ids it knows; the broker computes assignments in the
+ * background): those are still the route's first. Anything else a task takes over later (a member of the group
+ * leaves, partitions are added) starts at the group's committed offset, as any later assignment does, also while a
+ * sibling is still within its grace. Thread-safe: every task calls it from its own rebalance callback.
  */
 public final class FirstAssignment {
 
@@ -39,7 +39,7 @@ public final class FirstAssignment {
     /**
      * @param tasks       the route's fetch tasks (consumersCount)
      * @param retries     the route's retry topics (never sought), or null
-     * @param idleGraceMs how long a task given no partitions yet still takes part in the first assignment
+     * @param idleGraceMs how long a task whose first rebalance brought no partitions may still be given its first
      */
     public FirstAssignment(int tasks, RetryPlan retries, long idleGraceMs) {
         this.tasks = tasks;
@@ -54,11 +54,14 @@ public final class FirstAssignment {
 
     /**
      * A rebalance gave {@code task} these {@code partitions} (possibly none) at {@code nowMs}. Returns the partitions
-     * to seek: those of the route's own topics no task had yet, while the route's first assignment is going on.
+     * to seek: those of the route's own topics no task had yet, when they are part of the route's first assignment.
      */
     synchronized List<TopicPartition> assigned(Object task, Collection<TopicPartition> partitions, long nowMs) {
+        boolean firstRebalances = given.size() + idleUntil.size() < tasks; // a task has not had its first yet
+        Long until = idleUntil.get(task);
+        boolean lateFirst = until != null && nowMs < until; // this task's first rebalance brought nothing
         List<TopicPartition> seek = new ArrayList<>();
-        if (goingOn(nowMs)) {
+        if (firstRebalances || lateFirst) {
             for (TopicPartition tp : partitions) {
                 if ((retries == null || !retries.isRetryTopic(tp.topic())) && seen.add(tp)) {
                     seek.add(tp);
@@ -72,17 +75,5 @@ public final class FirstAssignment {
             idleUntil.putIfAbsent(task, nowMs + idleGraceMs);
         }
         return seek;
-    }
-
-    private boolean goingOn(long nowMs) {
-        if (given.size() + idleUntil.size() < tasks) {
-            return true; // a task has not had its first rebalance yet
-        }
-        for (long until : idleUntil.values()) {
-            if (nowMs < until) {
-                return true;
-            }
-        }
-        return false;
     }
 }

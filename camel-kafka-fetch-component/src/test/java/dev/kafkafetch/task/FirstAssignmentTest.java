@@ -46,7 +46,7 @@ class FirstAssignmentTest {
     }
 
     @Test
-    void anIdleSiblingKeepsTheFirstAssignmentOpenOnlyForTheGrace() {
+    void anIdleTasksFirstPartitionsAreSoughtOnlyWithinTheGrace() {
         FirstAssignment first = new FirstAssignment(2, null, GRACE);
         assertThat(first.assigned(taskA, List.of(), 0)).isEmpty();
         assertThat(first.assigned(taskB, List.of(P0), 100)).containsExactly(P0);
@@ -55,6 +55,15 @@ class FirstAssignmentTest {
         late.assigned(taskA, List.of(), 0);
         late.assigned(taskB, List.of(P0), 100);
         assertThat(late.assigned(taskA, List.of(P1), GRACE)).as("idle past the grace: a takeover").isEmpty();
+    }
+
+    @Test
+    void aTaskGivenPartitionsSeeksNoTakeoverWhileASiblingIsWithinItsGrace() {
+        FirstAssignment first = new FirstAssignment(2, null, GRACE);
+        assertThat(first.assigned(taskA, List.of(), 0)).isEmpty(); // more tasks than partitions: A stays idle
+        assertThat(first.assigned(taskB, List.of(P0), 100)).containsExactly(P0);
+        // another member leaves soon after: B takes its partition over, at the committed offset
+        assertThat(first.assigned(taskB, List.of(P0, P1), 200)).isEmpty();
     }
 
     @Test
