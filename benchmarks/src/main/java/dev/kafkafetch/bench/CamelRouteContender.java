@@ -171,6 +171,18 @@ final class CamelRouteContender implements Contender {
         return snapshots == null ? -1 : snapshots.stream().mapToLong(TaskSnapshot::running).sum();
     }
 
+    @Override
+    public long held() {
+        List<TaskSnapshot> snapshots = snapshots();
+        return snapshots == null ? -1 : snapshots.stream().mapToLong(TaskSnapshot::held).sum();
+    }
+
+    @Override
+    public long backPressurePauses() {
+        List<TaskSnapshot> snapshots = snapshots();
+        return snapshots == null ? -1 : snapshots.stream().mapToLong(TaskSnapshot::backPressurePauses).sum();
+    }
+
     /** kafka-fetch's task snapshots, or null (camel-kafka, or not started). */
     private List<TaskSnapshot> snapshots() {
         CamelContext c = camel;

@@ -35,6 +35,19 @@ interface Contender {
     }
 
     /**
+     * kafka-fetch: records held since the committable offsets, finished or not (what maxInFlightRecords bounds), or -1
+     * when unknown.
+     */
+    default long held() {
+        return -1;
+    }
+
+    /** kafka-fetch: back-pressure pauses so far (a full window paused the partitions), or -1 when unknown. */
+    default long backPressurePauses() {
+        return -1;
+    }
+
+    /**
      * Records this contender has written to its output topic that a {@code read_committed} reader can see (the sum of
      * the output partitions' last stable offsets, commit markers included), or -1 when it writes nothing.
      */

@@ -32,8 +32,8 @@ final class SlowIoChild {
                 args[0], args[1],
                 SlowIoScenario.work(e, records, sleepMs), Long.parseLong(args[9]), Long.parseLong(args[10]));
         System.out.println(RESULT + " " + m.rate() + " " + m.workerThreads() + " " + m.kafkaFetchWorkers() + " "
-                           + m.meanRunning() + " " + m.meanInFlight() + " " + m.cpuMicrosPerRecord() + " "
-                           + m.liveHeapMb());
+                           + m.meanRunning() + " " + m.meanInFlight() + " " + m.meanHeld() + " " + m.pauses() + " "
+                           + m.cpuMicrosPerRecord() + " " + m.liveHeapMb());
         System.exit(0);
     }
 
@@ -85,8 +85,8 @@ final class SlowIoChild {
             }
             String[] p = result.split(" ");
             return new SlowIoRun.Measured(Double.parseDouble(p[1]), Integer.parseInt(p[2]), Integer.parseInt(p[3]),
-                    Double.parseDouble(p[4]), Double.parseDouble(p[5]), Double.parseDouble(p[6]),
-                    Double.parseDouble(p[7]));
+                    Double.parseDouble(p[4]), Double.parseDouble(p[5]), Double.parseDouble(p[6]), Long.parseLong(p[7]),
+                    Double.parseDouble(p[8]), Double.parseDouble(p[9]));
         } finally {
             Files.deleteIfExists(argFile);
         }

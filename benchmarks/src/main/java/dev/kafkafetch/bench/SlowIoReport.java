@@ -67,7 +67,46 @@ final class SlowIoReport {
             }
             sb.append('\n');
         }
+        keyAgainstUnordered(sb, false, "Java " + Runtime.version().feature());
+        if (java21) {
+            keyAgainstUnordered(sb, true, "Java 21+ virtual threads");
+        }
         return sb.toString();
+    }
+
+    /**
+     * Issue 25's "KEY within 5 % of UNORDERED": for each contender run with both orderings, KEY's rate over
+     * UNORDERED's in the same round, their geometric mean and range (the machine's noise moves both alike).
+     */
+    private void keyAgainstUnordered(StringBuilder sb, boolean virtual, String runtime) {
+        for (Map.Entry<String, List<List<SlowIoRun.Measured>>> row : rows.entrySet()) {
+            if (!row.getKey().endsWith(" UNORDERED")) {
+                continue;
+            }
+            List<List<SlowIoRun.Measured>> key = rows.get(row.getKey().replaceAll(" UNORDERED$", " KEY"));
+            List<SlowIoRun.Measured> u = row.getValue().get(virtual ? 1 : 0);
+            List<SlowIoRun.Measured> k = key == null ? List.of() : key.get(virtual ? 1 : 0);
+            int rounds = Math.min(u.size(), k.size());
+            if (rounds == 0) {
+                continue;
+            }
+            double logSum = 0;
+            double min = Double.MAX_VALUE;
+            double max = 0;
+            StringBuilder each = new StringBuilder();
+            for (int i = 0; i < rounds; i++) {
+                double ratio = k.get(i).rate() / u.get(i).rate();
+                logSum += Math.log(ratio);
+                min = Math.min(min, ratio);
+                max = Math.max(max, ratio);
+                each.append(i == 0 ? "" : ", ").append(String.format("%.2f", ratio));
+            }
+            String[] nAndLabel = row.getKey().split("\t");
+            sb.append(String.format("%nN = %s, %s, %s: KEY / UNORDERED in the same round %.3f (geometric mean of %d;"
+                                    + " %.2f–%.2f): %s%n",
+                    nAndLabel[0], nAndLabel[1].replaceAll(" UNORDERED$", ""), runtime,
+                    Math.exp(logSum / rounds), rounds, min, max, each));
+        }
     }
 
     private static void cells(StringBuilder sb, List<SlowIoRun.Measured> rounds, double ideal, boolean kafkaFetch,

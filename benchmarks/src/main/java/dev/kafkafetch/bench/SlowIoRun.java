@@ -26,13 +26,16 @@ final class SlowIoRun {
      * @param meanRunning       kafka-fetch: the mean of the records running in the route, sampled every 100 ms over
      *                          the window; -1 for the other contenders
      * @param meanInFlight      kafka-fetch: the mean of the records polled and not finished (running or queued)
+     * @param meanHeld          kafka-fetch: the mean of the records held since the committable offsets, finished or
+     *                          not (what maxInFlightRecords bounds)
+     * @param pauses            kafka-fetch: back-pressure pauses during the window (its window was full)
      * @param cpuMicrosPerRecord this JVM's CPU time over the window per record counted, in microseconds
      * @param liveHeapMb        the heap in use after a forced full GC at the window's end, less the same before the
      *                          contender started: what it holds with N records in flight (an in-process broker's
      *                          own growth included)
      */
     record Measured(double rate, int workerThreads, int kafkaFetchWorkers, double meanRunning, double meanInFlight,
-            double cpuMicrosPerRecord, double liveHeapMb) {
+            double meanHeld, long pauses, double cpuMicrosPerRecord, double liveHeapMb) {
     }
 
     private SlowIoRun() {
@@ -63,12 +66,15 @@ final class SlowIoRun {
             long samples = 0;
             long running = 0;
             long inFlight = 0;
+            long held = 0;
+            long pauses0 = c.backPressurePauses();
             while (System.nanoTime() < end) {
                 peak.accumulateAndGet(threads.getThreadCount() - baseline, Math::max);
                 workers.accumulateAndGet(kafkaFetchWorkers(), Math::max);
                 samples++;
                 running += c.running();
                 inFlight += c.inFlight();
+                held += c.held();
                 if (work.awaitTarget(Math.min(100, Math.max(1, (end - System.nanoTime()) / 1_000_000)))) {
                     throw new IllegalStateException("the topic ran dry inside the window: raise --records");
                 }
@@ -79,10 +85,11 @@ final class SlowIoRun {
             if (byThread != null) {
                 System.out.print(byThread.report(Math.max(1, counted)));
             }
-            long held = liveHeap() - heapBefore;
+            long pauses = c.backPressurePauses() - pauses0;
+            long liveHeap = liveHeap() - heapBefore;
             return new Measured(counted / seconds, peak.get(), workers.get(),
-                    (double) running / samples, (double) inFlight / samples,
-                    counted == 0 ? 0 : cpu / 1e3 / counted, held / 1e6);
+                    (double) running / samples, (double) inFlight / samples, (double) held / samples, pauses,
+                    counted == 0 ? 0 : cpu / 1e3 / counted, liveHeap / 1e6);
         } finally {
             c.stop();
         }

@@ -31,8 +31,10 @@ import dev.kafkafetch.testinfra.Java21Runtime;
  *   --n 1000,4000,10000 --sleep-ms 100 --records 1200000 --keys 100000 --record-bytes 100
  *   --settle-ms 2000 --window-ms 5000 --rounds 1
  *   --max-poll-records 5000 kafka-fetch's maxPollRecords (default: the option's default, 500)
+ *   --max-in-flight 40000   kafka-fetch's maxInFlightRecords (default: 5,000, or twice N if more)
  *   --tag run2              names the results file slow-io-&lt;date&gt;-run2.md
  *   --only kafka-fetch,parallel   only the contenders whose label starts with one of these
+ *   --virtual-only true     with a Java 21+ runtime, the kafka-fetch contenders on virtual threads only
  *   --out DIR               also write slow-io-&lt;date&gt;.md there
  * </pre>
  * With {@code -Dslowio.cpuByThread=true} on the harness JVM, each run also prints its CPU per record by thread group
@@ -137,30 +139,38 @@ public final class SlowIoScenario {
             throws Exception {
         for (int n : ns) {
             for (Entry e : entries(n)) {
-                SlowIoRun.Measured m = SlowIoRun.measure(create(e, n, sleepMs, kafkaFetchOptions()),
-                        kafka.bootstrap(), topic,
-                        work(e, records, sleepMs), settleMs, windowMs);
-                log("N=%d %s (Java %s): %,.0f rec/s, %d threads (%d kafka-fetch workers), %.0f in route,"
-                    + " %.0f in flight, %.0f us CPU/rec, %.0f MB live heap", n, e.label(),
-                        Runtime.version().feature(), m.rate(), m.workerThreads(), m.kafkaFetchWorkers(),
-                        m.meanRunning(), m.meanInFlight(), m.cpuMicrosPerRecord(), m.liveHeapMb());
-                report.add(n, e.label(), false, m);
-                if (java21.isPresent() && "kafka-fetch".equals(e.kind())) {
+                boolean virtualToo = java21.isPresent() && "kafka-fetch".equals(e.kind());
+                if (!(virtualToo && opts.containsKey("virtual-only"))) {
+                    SlowIoRun.Measured m = SlowIoRun.measure(create(e, n, sleepMs, kafkaFetchOptions()),
+                            kafka.bootstrap(), topic,
+                            work(e, records, sleepMs), settleMs, windowMs);
+                    log("N=%d %s (Java %s): %,.0f rec/s, %d threads (%d kafka-fetch workers), %.0f in route,"
+                        + " %.0f in flight, %.0f held, %d pauses, %.0f us CPU/rec, %.0f MB live heap", n,
+                            e.label(), Runtime.version().feature(), m.rate(), m.workerThreads(),
+                            m.kafkaFetchWorkers(), m.meanRunning(), m.meanInFlight(), m.meanHeld(), m.pauses(),
+                            m.cpuMicrosPerRecord(), m.liveHeapMb());
+                    report.add(n, e.label(), false, m);
+                }
+                if (virtualToo) {
                     SlowIoRun.Measured v = SlowIoChild.run(java21.get(), kafka.bootstrap(), topic, e, n, sleepMs,
                             records, settleMs, windowMs, kafkaFetchOptions());
                     log("N=%d %s (Java 21+, virtual threads): %,.0f rec/s, %d platform worker threads, %.0f in"
-                        + " route, %.0f in flight, %.0f us CPU/rec, %.0f MB live heap", n, e.label(), v.rate(),
-                            v.workerThreads(), v.meanRunning(), v.meanInFlight(), v.cpuMicrosPerRecord(),
-                            v.liveHeapMb());
+                        + " route, %.0f in flight, %.0f held, %d pauses, %.0f us CPU/rec, %.0f MB live heap", n,
+                            e.label(), v.rate(), v.workerThreads(), v.meanRunning(), v.meanInFlight(), v.meanHeld(),
+                            v.pauses(), v.cpuMicrosPerRecord(), v.liveHeapMb());
                     report.add(n, e.label(), true, v);
                 }
             }
         }
     }
 
-    /** kafka-fetch's maxPollRecords ({@code --max-poll-records}; its default, 500, when not given). */
+    /**
+     * kafka-fetch's maxPollRecords ({@code --max-poll-records}; its default, 500, when not given) and maxInFlightRecords
+     * ({@code --max-in-flight}; when not given, see {@link #create}).
+     */
     private String kafkaFetchOptions() {
-        return opts.containsKey("max-poll-records") ? "&maxPollRecords=" + opts.get("max-poll-records") : "";
+        return (opts.containsKey("max-poll-records") ? "&maxPollRecords=" + opts.get("max-poll-records") : "")
+               + (opts.containsKey("max-in-flight") ? "&maxInFlightRecords=" + opts.get("max-in-flight") : "");
     }
 
     private List<Entry> entries(int n) {
@@ -181,12 +191,15 @@ public final class SlowIoScenario {
         return all;
     }
 
-    /** The contender of an entry at concurrency {@code n} (kafka-fetch's window: the default 5,000, or twice n if more). */
+    /**
+     * The contender of an entry at concurrency {@code n} (kafka-fetch's window: the default 5,000, or twice n if more,
+     * unless the options name one).
+     */
     static Contender create(Entry e, int n, long sleepMs, String kafkaFetchOptions) {
         switch (e.kind()) {
             case "kafka-fetch":
                 ContenderSpec spec = ContenderSpec.kafkaFetch(1, n, e.ordering())
-                        .withMaxInFlight(Math.max(5000, 2 * n));
+                        .withMaxInFlight(kafkaFetchOptions.contains("maxInFlightRecords=") ? 0 : Math.max(5000, 2 * n));
                 return new CamelRouteContender(spec, kafkaFetchOptions, ASYNC.equals(e.route()) ? sleepMs : 0);
             case "parallel-consumer":
                 return new ParallelConsumerContender(n, e.ordering());

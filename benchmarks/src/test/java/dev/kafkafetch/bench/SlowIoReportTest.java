@@ -30,8 +30,22 @@ class SlowIoReportTest {
         assertThat(row).contains("| 9,900 | 99 % |").contains("| 10,000 | 100 % |").doesNotContain("(9,900");
     }
 
+    @Test
+    void keyIsComparedWithUnorderedRoundByRound() {
+        SlowIoReport report = new SlowIoReport(100, true);
+        report.add(10_000, "kafka-fetch blocking UNORDERED", true, measured(90_000, 0));
+        report.add(10_000, "kafka-fetch blocking KEY", true, measured(81_000, 0));
+        report.add(10_000, "kafka-fetch blocking UNORDERED", true, measured(80_000, 0));
+        report.add(10_000, "kafka-fetch blocking KEY", true, measured(80_000, 0));
+
+        assertThat(report.render()).contains("N = 10000, kafka-fetch blocking, Java 21+ virtual threads: KEY /"
+                                             + " UNORDERED in the same round 0.949 (geometric mean of 2; 0.90–1.00):"
+                                             + " 0.90, 1.00")
+                .doesNotContain("N = 10000, kafka-fetch blocking, Java 1");
+    }
+
     private static SlowIoRun.Measured measured(double rate, int threads) {
-        return new SlowIoRun.Measured(rate, threads, threads, 5000, 5000, 20, 30);
+        return new SlowIoRun.Measured(rate, threads, threads, 5000, 5000, 6000, 0, 20, 30);
     }
 
     private static String row(String table, String label) {
