@@ -12,6 +12,8 @@ import dev.kafkafetch.task.TaskSettings;
 import dev.kafkafetch.tx.TxSettings;
 import org.apache.camel.util.TimeUtils;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import static dev.kafkafetch.OptionChecks.blankToNull;
 import static dev.kafkafetch.OptionChecks.putIfSet;
@@ -23,6 +25,7 @@ import static dev.kafkafetch.OptionChecks.putIfSet;
  */
 final class EndpointSettings extends ConsumerSettingsFactory {
 
+    private static final Logger LOG = LoggerFactory.getLogger(EndpointSettings.class);
     private static final Set<String> OFFSET_RESETS = Set.of("latest", "earliest", "none");
     private static final Set<String> GROUP_PROTOCOLS = Set.of("classic", "consumer");
     private static final Set<String> ISOLATION_LEVELS = Set.of("read_uncommitted", "read_committed");
@@ -65,6 +68,10 @@ final class EndpointSettings extends ConsumerSettingsFactory {
             throw checks.invalid("maxInFlightRecords", "(" + o.getMaxInFlightRecords()
                                                        + ") must be at least maxPollRecords (" + maxPollRecords
                                                        + "): one poll must fit in the window");
+        }
+        String unreachable = concurrencyBeyondWindow(o.getMaxConcurrency(), o.getMaxInFlightRecords());
+        if (unreachable != null) {
+            LOG.warn(unreachable);
         }
         if (o.getOrdering() == null) {
             throw checks.invalid("ordering", "must be PARTITION, KEY or UNORDERED");
@@ -166,6 +173,20 @@ final class EndpointSettings extends ConsumerSettingsFactory {
                 c.getCreateConsumerBackoffMaxAttempts(), c.getCreateConsumerBackoffInterval(),
                 c.getSubscribeConsumerBackoffMaxAttempts(), c.getSubscribeConsumerBackoffInterval(), masker(props),
                 o.isOffsetMap(), retries, transactions);
+    }
+
+    /**
+     * A warning when {@code maxConcurrency} can never be reached: a fetch task holds at most {@code maxInFlightRecords}
+     * records, so no more of them are ever in the route at once. Null when it can be.
+     */
+    static String concurrencyBeyondWindow(int maxConcurrency, int maxInFlightRecords) {
+        if (maxConcurrency <= maxInFlightRecords) {
+            return null;
+        }
+        return "kafka-fetch option maxConcurrency (" + maxConcurrency + ") is above maxInFlightRecords ("
+               + maxInFlightRecords + "): a fetch task holds at most " + maxInFlightRecords + " records, so no more of"
+               + " them run at once. Raise maxInFlightRecords above maxConcurrency (twice it keeps records queued for"
+               + " the slots) or lower maxConcurrency";
     }
 
     /**

@@ -60,6 +60,17 @@ class EndpointSettingsTest {
     }
 
     @Test
+    void aConcurrencyTheWindowCannotHoldIsNamedWithBothOptions() {
+        assertThat(EndpointSettings.concurrencyBeyondWindow(10_000, 5000))
+                .startsWith("kafka-fetch option maxConcurrency (10000) is above maxInFlightRecords (5000)")
+                .contains("at most 5000 records");
+        assertThat(EndpointSettings.concurrencyBeyondWindow(5000, 5000)).isNull();
+        assertThat(EndpointSettings.concurrencyBeyondWindow(8, 5000)).isNull();
+        assertThat(settings("&maxConcurrency=10000").maxConcurrency()).as("a warning, not a refusal")
+                .isEqualTo(10_000);
+    }
+
+    @Test
     void theClassicProtocolGetsSessionSettingsAndTheConsumerProtocolItsRemoteAssignor() {
         Properties classic = settings("&sessionTimeoutMs=20000&heartbeatIntervalMs=2000").properties();
         assertThat(classic).containsEntry(ConsumerConfig.GROUP_PROTOCOL_CONFIG, "classic")
