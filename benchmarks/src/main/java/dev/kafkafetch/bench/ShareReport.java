@@ -20,6 +20,8 @@ final class ShareReport {
     private final long sleepMs;
     /** case → contender → round → rate */
     private final Map<String, Map<String, TreeMap<Integer, Double>>> rates = new LinkedHashMap<>();
+    /** case → contender → the route's measured ms per record, one per round */
+    private final Map<String, Map<String, List<Double>>> routeMs = new LinkedHashMap<>();
     /** The contenders in the order their rows are printed. */
     final List<String> order = new ArrayList<>();
     String headline;
@@ -30,6 +32,12 @@ final class ShareReport {
     ShareReport(int slots, long sleepMs) {
         this.slots = slots;
         this.sleepMs = sleepMs;
+    }
+
+    /** The route's measured time per record in one run (its sleep, woken late on a loaded machine). */
+    void addRouteTime(String kase, String contender, double ms) {
+        routeMs.computeIfAbsent(kase, k -> new LinkedHashMap<>()).computeIfAbsent(contender, k -> new ArrayList<>())
+                .add(ms);
     }
 
     void add(String kase, String contender, int round, double rate) {
@@ -60,12 +68,35 @@ final class ShareReport {
                         paired(byContender, label, camelKafka, false)));
             }
             sb.append('\n');
+            routeTimes(sb, kase.getKey());
         }
         sb.append(String.format(Locale.ROOT, "ideal with %d slots: %,.0f rec/s; one record at a time: %,.0f rec/s."
                                              + " Ratios: geometric mean of per-round paired ratios (same round, same"
                                              + " broker) with its 95 %% t-interval over the rounds.%n",
                 slots, ideal, 1000.0 / sleepMs));
         return sb.toString();
+    }
+
+    /**
+     * Under a case's table: each contender's measured route time (median of its rounds) and what its slots could carry
+     * at that time, as a share of the nominal ideal; a rate is then read against what the route itself allowed.
+     */
+    private void routeTimes(StringBuilder sb, String kase) {
+        Map<String, List<Double>> byContender = routeMs.get(kase);
+        if (byContender == null || sleepMs == 0) {
+            return;
+        }
+        for (String label : order) {
+            List<Double> ms = byContender.get(label);
+            if (ms == null || ms.isEmpty()) {
+                continue;
+            }
+            double m = median(ms);
+            sb.append(String.format(Locale.ROOT, "- %s: the %d ms route took %.2f ms per record (median of rounds):"
+                                                 + " its slots could carry at most %,.0f rec/s, %.0f %% of ideal%n",
+                    label, sleepMs, m, slots * 1000.0 / m, 100.0 * sleepMs / m));
+        }
+        sb.append('\n');
     }
 
     /** The paired ratio a / b with its interval, optionally followed by every round's ratio. */

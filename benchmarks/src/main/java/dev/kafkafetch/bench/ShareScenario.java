@@ -31,7 +31,8 @@ import dev.kafkafetch.testinfra.EmbeddedKafkaCluster;
  * </ul>
  * Each run uses a fresh group. Every round runs every contender once per case, in an order shuffled with
  * {@code seed + round} (the seed is printed); rounds after the warm-ups are measured; medians and per-round paired
- * ratios are reported by {@link ShareReport}.
+ * ratios are reported by {@link ShareReport}, with the route's measured time per record (a 10 ms sleep wakes late on
+ * a loaded machine) and what the slots could carry at it.
  *
  * <pre>
  *   --bootstrap host:port   an existing broker (default: an embedded KRaft broker)
@@ -166,13 +167,17 @@ public final class ShareScenario {
                     Collections.shuffle(order, new Random(seed + round * 31L + kase.hashCode()));
                     for (String label : order) {
                         Contender c = contenders.get(label).get();
+                        Work work = new Work(LARGE.equals(kase) ? num("records", 60_000) : num("small", 400),
+                                sleepMs, false, 0);
                         double rate = LARGE.equals(kase)
-                                ? runLarge(c, kafka.bootstrap(), large, sleepMs, warm)
-                                : runSmall(c, kafka, sleepMs);
-                        log("%s %s %s: %,.0f rec/s", warm ? "warm-up" : "round " + (round + 1) + "/" + rounds, kase,
-                                label, rate);
+                                ? runLarge(c, kafka.bootstrap(), large, work, warm)
+                                : runSmall(c, kafka, work, sleepMs);
+                        log("%s %s %s: %,.0f rec/s, route %.2f ms per record",
+                                warm ? "warm-up" : "round " + (round + 1) + "/" + rounds, kase, label, rate,
+                                work.meanRouteMs());
                         if (!warm) {
                             report.add(kase, label, round, rate);
+                            report.addRouteTime(kase, label, work.meanRouteMs());
                         }
                     }
                 }
@@ -195,9 +200,7 @@ public final class ShareScenario {
     }
 
     /** Records per second over the window, from the settle time after the contender's first record. */
-    private double runLarge(Contender c, String bootstrap, String topic, long sleepMs, boolean warm) throws Exception {
-        long records = num("records", 60_000);
-        Work work = new Work(records, sleepMs, false, 0);
+    private double runLarge(Contender c, String bootstrap, String topic, Work work, boolean warm) throws Exception {
         try {
             c.start(bootstrap, topic, "bench-share-" + UUID.randomUUID(), work);
             awaitFirst(work);
@@ -214,11 +217,10 @@ public final class ShareScenario {
     }
 
     /** A burst of {@code --small} records onto a running contender: small / (last − first + one route time). */
-    private double runSmall(Contender c, KafkaSetup kafka, long sleepMs) throws Exception {
-        long small = num("small", 400);
+    private double runSmall(Contender c, KafkaSetup kafka, Work work, long sleepMs) throws Exception {
+        long small = work.target();
         String topic = "bench-share-small-" + UUID.randomUUID();
         kafka.createTopic(topic, 1);
-        Work work = new Work(small, sleepMs, false, 0);
         try {
             c.start(kafka.bootstrap(), topic, "bench-share-" + UUID.randomUUID(), work);
             Thread.sleep(num("small-settle-ms", 4000));

@@ -7,6 +7,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * What a contender's "route" does with each record, and the counters of one run.
@@ -30,6 +31,8 @@ final class Work {
     private long sink;
 
     private final AtomicLong count = new AtomicLong();
+    /** How long the sleeps took in all: on a loaded machine a thread wakes later than asked. */
+    private final LongAdder sleptNanos = new LongAdder();
     private final AtomicLong distinct = new AtomicLong();
     private final AtomicInteger latencyIndex = new AtomicInteger();
     private final Set<Long> seen;
@@ -92,7 +95,9 @@ final class Work {
         }
         if (sleepMs > 0) {
             try {
+                long asleep = System.nanoTime();
                 Thread.sleep(sleepMs);
+                sleptNanos.add(System.nanoTime() - asleep);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return; // interrupted (contender stopping): not counted as processed
@@ -118,6 +123,12 @@ final class Work {
 
     long count() {
         return count.get();
+    }
+
+    /** The route's mean time per record as measured (its sleep, woken late on a loaded machine), in ms; 0 without. */
+    double meanRouteMs() {
+        long n = count.get();
+        return n == 0 ? 0 : sleptNanos.sum() / 1e6 / n;
     }
 
     long distinct() {

@@ -23,6 +23,17 @@ class ShareReportTest {
         assertThat(row(report.render(), "share")).contains("no difference (");
     }
 
+    @Test
+    void theRoutesMeasuredTimeSaysWhatTheSlotsCouldCarry() {
+        ShareReport report = report(new double[] { 2700, 2800, 2750 }, new double[] { 3000, 3000, 3000 });
+        for (double ms : new double[] { 11.0, 10.5, 10.8 }) {
+            report.addRouteTime("small", "share", ms);
+        }
+
+        assertThat(report.render()).contains("- share: the 10 ms route took 10.80 ms per record (median of rounds):"
+                                             + " its slots could carry at most 2,963 rec/s, 93 % of ideal");
+    }
+
     private static ShareReport report(double[] share, double[] classic) {
         ShareReport report = new ShareReport(32, 10);
         report.order.add("share");
