@@ -2,6 +2,7 @@ package dev.kafkafetch.bench;
 
 import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.function.ToLongFunction;
 
 import dev.kafkafetch.KafkaFetchConsumer;
 import dev.kafkafetch.metrics.TaskSnapshot;
@@ -161,26 +162,28 @@ final class CamelRouteContender implements Contender {
 
     @Override
     public long inFlight() {
-        List<TaskSnapshot> snapshots = snapshots();
-        return snapshots == null ? -1 : snapshots.stream().mapToLong(TaskSnapshot::inFlight).sum();
+        return sum(TaskSnapshot::inFlight);
     }
 
     @Override
     public long running() {
-        List<TaskSnapshot> snapshots = snapshots();
-        return snapshots == null ? -1 : snapshots.stream().mapToLong(TaskSnapshot::running).sum();
+        return sum(TaskSnapshot::running);
     }
 
     @Override
     public long held() {
-        List<TaskSnapshot> snapshots = snapshots();
-        return snapshots == null ? -1 : snapshots.stream().mapToLong(TaskSnapshot::held).sum();
+        return sum(TaskSnapshot::held);
     }
 
     @Override
     public long backPressurePauses() {
+        return sum(TaskSnapshot::backPressurePauses);
+    }
+
+    /** A figure of kafka-fetch's task snapshots, summed over the tasks; -1 for camel-kafka, or before the start. */
+    private long sum(ToLongFunction<TaskSnapshot> figure) {
         List<TaskSnapshot> snapshots = snapshots();
-        return snapshots == null ? -1 : snapshots.stream().mapToLong(TaskSnapshot::backPressurePauses).sum();
+        return snapshots == null ? -1 : snapshots.stream().mapToLong(figure).sum();
     }
 
     /** kafka-fetch's task snapshots, or null (camel-kafka, or not started). */
