@@ -22,6 +22,8 @@ final class ShareReport {
     private final Map<String, Map<String, TreeMap<Integer, Double>>> rates = new LinkedHashMap<>();
     /** case → contender → the route's measured ms per record, one per round */
     private final Map<String, Map<String, List<Double>>> routeMs = new LinkedHashMap<>();
+    /** contender → the ms until a burst's slots filled, one per round */
+    private final Map<String, List<Double>> filledAfterMs = new LinkedHashMap<>();
     /** The contenders in the order their rows are printed. */
     final List<String> order = new ArrayList<>();
     String headline;
@@ -38,6 +40,13 @@ final class ShareReport {
     void addRouteTime(String kase, String contender, double ms) {
         routeMs.computeIfAbsent(kase, k -> new LinkedHashMap<>()).computeIfAbsent(contender, k -> new ArrayList<>())
                 .add(ms);
+    }
+
+    /** When a burst's last slot took its first record, in ms after the first ({@link BurstTimeline#filledAfterMs}). */
+    void addFilledAfter(String contender, double ms) {
+        if (!Double.isNaN(ms)) {
+            filledAfterMs.computeIfAbsent(contender, k -> new ArrayList<>()).add(ms);
+        }
     }
 
     void add(String kase, String contender, int round, double rate) {
@@ -95,6 +104,12 @@ final class ShareReport {
             sb.append(String.format(Locale.ROOT, "- %s: the %d ms route took %.2f ms per record (median of rounds):"
                                                  + " its slots could carry at most %,.0f rec/s, %.0f %% of ideal%n",
                     label, sleepMs, m, slots * 1000.0 / m, 100.0 * sleepMs / m));
+            List<Double> filled = ShareScenario.SMALL.equals(kase) ? filledAfterMs.get(label) : null;
+            if (filled != null && !filled.isEmpty()) {
+                sb.append(String.format(Locale.ROOT, "  - its %d slots filled %.1f ms after the burst's first record"
+                                                     + " started (median; %.1f–%.1f ms)%n",
+                        slots, median(filled), Collections.min(filled), Collections.max(filled)));
+            }
         }
         sb.append('\n');
     }

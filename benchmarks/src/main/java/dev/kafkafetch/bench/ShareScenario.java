@@ -54,6 +54,8 @@ public final class ShareScenario {
     private final Map<String, String> opts;
     private final PrintStream log;
     private final long t0 = System.nanoTime();
+    /** The last burst's time until its slots filled ({@link BurstTimeline#filledAfterMs}). */
+    private double lastFilledAfterMs = Double.NaN;
 
     private ShareScenario(Map<String, String> opts, PrintStream log) {
         this.opts = opts;
@@ -178,6 +180,9 @@ public final class ShareScenario {
                         if (!warm) {
                             report.add(kase, label, round, rate);
                             report.addRouteTime(kase, label, work.meanRouteMs());
+                            if (SMALL.equals(kase)) {
+                                report.addFilledAfter(label, lastFilledAfterMs);
+                            }
                         }
                     }
                 }
@@ -224,10 +229,14 @@ public final class ShareScenario {
         try {
             c.start(kafka.bootstrap(), topic, "bench-share-" + UUID.randomUUID(), work);
             Thread.sleep(num("small-settle-ms", 4000));
+            BurstTimeline timeline = work.recordTimeline((int) small);
             kafka.produce(topic, 1, small, 100, 0);
             if (!work.awaitTarget(120_000)) {
                 throw new IllegalStateException("only " + work.count() + " of " + small + " records within 120 s");
             }
+            int slots = (int) num("slots", 32);
+            log("  burst: %s", timeline.summary(slots, work.meanRouteMs()));
+            lastFilledAfterMs = timeline.filledAfterMs(slots);
             return small / ((work.targetNanos() - work.firstNanos()) / 1e9 + sleepMs / 1000.0);
         } finally {
             c.stop();

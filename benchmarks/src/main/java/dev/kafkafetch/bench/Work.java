@@ -39,6 +39,7 @@ final class Work {
     private final CountDownLatch done = new CountDownLatch(1);
     private volatile long firstNanos;
     private volatile long targetNanos;
+    private volatile BurstTimeline timeline;
 
     /**
      * @param target        records after which the run is complete ({@link #awaitTarget})
@@ -81,7 +82,25 @@ final class Work {
         sink += (key == null ? 0 : key.hashCode()) + (partition == null ? 0 : partition.hashCode());
     }
 
+    /** Records each record's start, end and thread from now on (a burst of at most {@code records}). */
+    BurstTimeline recordTimeline(int records) {
+        timeline = new BurstTimeline(records);
+        return timeline;
+    }
+
     void onRecord(int partition, long offset, String value) {
+        BurstTimeline t = timeline;
+        int slot = t == null ? -1 : t.started();
+        try {
+            route(partition, offset, value);
+        } finally {
+            if (t != null) {
+                t.ended(slot);
+            }
+        }
+    }
+
+    private void route(int partition, long offset, String value) {
         if (spinIterations > 0) {
             sink += RouteVariant.spin(offset + sink, spinIterations);
         }

@@ -34,6 +34,18 @@ class ShareReportTest {
                                              + " its slots could carry at most 2,963 rec/s, 93 % of ideal");
     }
 
+    @Test
+    void aBurstSaysWhenItsSlotsFilled() {
+        ShareReport report = report(new double[] { 2700, 2800, 2750 }, new double[] { 3000, 3000, 3000 });
+        report.addRouteTime("small", "share", 10.2);
+        for (double ms : new double[] { 6.5, 25.0, 7.0, Double.NaN }) {
+            report.addFilledAfter("share", ms);
+        }
+
+        assertThat(report.render()).contains("  - its 32 slots filled 7.0 ms after the burst's first record started"
+                                             + " (median; 6.5–25.0 ms)");
+    }
+
     private static ShareReport report(double[] share, double[] classic) {
         ShareReport report = new ShareReport(32, 10);
         report.order.add("share");
