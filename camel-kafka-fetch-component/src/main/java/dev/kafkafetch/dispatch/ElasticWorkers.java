@@ -21,10 +21,11 @@ import java.util.concurrent.locks.LockSupport;
  * tasks took {@link #GRACE_NANOS} or longer (a blocking route), it wakes an idle one at once. Otherwise the task
  * waits for a busy thread to come free, so a steady stream of short tasks (an asynchronous route's starts, handed on
  * by the threads completing earlier records) wakes and starts no thread per task. A watcher looks every grace while
- * tasks come: for tasks nobody took within the grace, it keeps about one thread per core taking them and, when every
- * busy thread is held by its task (asleep, waiting, or running for long), adds threads, at most doubling them per
- * look. So a blocking route still gets a thread per running record, within milliseconds of a burst. Threads idle for
- * the keep-alive end.
+ * tasks come: for tasks nobody took within the grace, it keeps about one thread per core taking them, or as many young
+ * threads (not held yet) as there are busy threads asleep in their task, and when every busy thread is held by its
+ * task (asleep, waiting, or running for long) it at most doubles them. So a blocking route still gets a thread per
+ * running record, the threads doubling about every {@link #HELD_NANOS} after a burst, and a thread held a moment by a
+ * lock never starts hundreds. Threads idle for the keep-alive end.
  */
 final class ElasticWorkers extends AbstractExecutorService {
 
@@ -37,7 +38,7 @@ final class ElasticWorkers extends AbstractExecutorService {
     private static final int IDLE_LOOKS = 4;
     private static final int CORES = Runtime.getRuntime().availableProcessors();
     /** A busy worker whose task, taken this long ago, waits (asleep, parked, on a lock) is held by it. */
-    private static final long HELD_NANOS = 10 * GRACE_NANOS;
+    static final long HELD_NANOS = 10 * GRACE_NANOS;
     /**
      * A busy worker whose task, taken this long ago, still runs is held too: blocked in a native call (a socket read)
      * or computing; one the scheduler only set aside on a saturated machine would have come back by then.
@@ -174,29 +175,50 @@ final class ElasticWorkers extends AbstractExecutorService {
         if (need <= 0) {
             return 0;
         }
-        int busyNow = busy.get();
-        int progressing = busyNow - heldWorkers(now);
-        // busy threads not held by their task take the queued ones: about one per core is enough; when every busy one
-        // is held, at most double them per look (a thread held a moment by a lock or the scheduler looks like one held
-        // by a slow call, and a wrong guess must not start hundreds)
-        return Math.min(need, progressing > 0 ? CORES - progressing : Math.max(CORES, busyNow));
+        return threadsToAdd(need, busy.get(), heldWorkers(now), CORES);
     }
 
     /**
-     * Busy workers held by their task: waiting (asleep, parked, on a lock) in one taken {@link #HELD_NANOS} ago or
-     * earlier, or still running one taken {@link #HELD_RUNNING_NANOS} ago or earlier.
+     * The rule: busy threads not held by their task (young ones) take the queued tasks, and about one per core is
+     * enough; when every busy thread is held, the threads at most double. Threads asleep in their task (a timed wait:
+     * {@code Thread.sleep}, a wait with a timeout) are surely held: each may bring one young thread more, so a burst on
+     * a blocking route doubles the threads about every {@link #HELD_NANOS} even while the last ones started are still
+     * young. A thread held by a lock or by the scheduler (an asynchronous route's worker at the delayer's queue) looks
+     * held only a moment: it brings no thread before every busy one is held, so such a route keeps a few dozen.
+     *
+     * @param need tasks that waited the grace, less the threads on their way to them
      */
-    private int heldWorkers(long now) {
+    static int threadsToAdd(int need, int busy, Held held, int cores) {
+        int young = busy - held.all();
+        return Math.min(need, young > 0 ? Math.max(cores, held.asleep()) - young : Math.max(cores, busy));
+    }
+
+    /**
+     * Busy workers held by their task ({@code all}): waiting (asleep, parked, on a lock) in one taken
+     * {@link #HELD_NANOS} ago or earlier, or still running one taken {@link #HELD_RUNNING_NANOS} ago or earlier; of
+     * them, those in a timed wait ({@code asleep}).
+     */
+    record Held(int all, int asleep) {
+    }
+
+    private Held heldWorkers(long now) {
         int held = 0;
+        int asleep = 0;
         for (Worker w : workers) {
             long at = w.takenAtNanos;
             long running = now - at;
-            if (at != 0 && running >= HELD_NANOS
-                && (running >= HELD_RUNNING_NANOS || w.thread.getState() != Thread.State.RUNNABLE)) {
+            if (at == 0 || running < HELD_NANOS) {
+                continue;
+            }
+            Thread.State state = w.thread.getState();
+            if (running >= HELD_RUNNING_NANOS || state != Thread.State.RUNNABLE) {
                 held++;
+                if (state == Thread.State.TIMED_WAITING) {
+                    asleep++;
+                }
             }
         }
-        return held;
+        return new Held(held, asleep);
     }
 
     private final class Worker implements Runnable {

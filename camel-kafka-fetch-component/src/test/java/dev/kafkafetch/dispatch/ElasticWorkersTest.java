@@ -1,5 +1,6 @@
 package dev.kafkafetch.dispatch;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -66,13 +67,60 @@ class ElasticWorkersTest {
         release.countDown();
     }
 
+    /**
+     * A burst of blocking tasks on a fresh pool (a blocking route after a quiet minute) gets its threads by doublings.
+     * The watcher's rule, played look by look (every grace; a thread is held {@code HELD_NANOS} after it took its
+     * task): before the fix, threads started one look apart were never all held at once, so the pool grew by about one
+     * thread per core per millisecond and 256 blocked tasks waited 128 ms for their threads (32 slots 16 ms).
+     */
+    @Test
+    void aBurstOfBlockingTasksGetsItsThreadsByDoublings() {
+        int tasks = 256;
+        int cores = 2;
+        long heldAfterLooks = ElasticWorkers.HELD_NANOS / ElasticWorkers.GRACE_NANOS;
+        List<Long> startedAtLook = new ArrayList<>(List.of(0L)); // the submitter starts the first thread
+        long look = 0;
+        while (startedAtLook.size() < tasks && look < 10_000) {
+            look++;
+            long now = look;
+            int held = (int) startedAtLook.stream().filter(at -> now - at >= heldAfterLooks).count();
+            int add = ElasticWorkers.threadsToAdd(tasks - startedAtLook.size(), startedAtLook.size(),
+                    new ElasticWorkers.Held(held, held), cores); // each held one asleep (Thread.sleep in the route)
+            for (int i = 0; i < add; i++) {
+                startedAtLook.add(now);
+            }
+        }
+        double millis = look * ElasticWorkers.GRACE_NANOS / 1e6;
+        assertThat(millis).as("ms until %d blocking tasks have threads", tasks).isLessThan(20);
+    }
+
+    /**
+     * Threads that are not asleep in their task (an asynchronous route's, held a moment by a lock or the scheduler) bring
+     * no thread while any busy one is young: about one per core, at most a doubling once all are held.
+     */
+    @Test
+    void threadsHeldByALockBringNoThreadWhileAnyIsYoung() {
+        assertThat(ElasticWorkers.threadsToAdd(1000, 1, new ElasticWorkers.Held(0, 0), 2)).isEqualTo(1);
+        assertThat(ElasticWorkers.threadsToAdd(1000, 2, new ElasticWorkers.Held(0, 0), 2)).isZero();
+        assertThat(ElasticWorkers.threadsToAdd(1000, 40, new ElasticWorkers.Held(30, 0), 2)).isNegative();
+        assertThat(ElasticWorkers.threadsToAdd(1000, 40, new ElasticWorkers.Held(40, 0), 2)).isEqualTo(40);
+        // asleep ones bring as many young ones, no more
+        assertThat(ElasticWorkers.threadsToAdd(1000, 40, new ElasticWorkers.Held(30, 20), 2)).isEqualTo(10);
+        assertThat(ElasticWorkers.threadsToAdd(1000, 40, new ElasticWorkers.Held(30, 30), 2)).isEqualTo(20);
+        assertThat(ElasticWorkers.threadsToAdd(5, 40, new ElasticWorkers.Held(30, 30), 2)).isEqualTo(5);
+    }
+
     @Test
     void aTaskThatThrowsCostsNoThreadAndTheNextRuns() throws Exception {
         AtomicReference<Throwable> reported = new AtomicReference<>();
+        CountDownLatch handled = new CountDownLatch(1);
         pool = ElasticWorkers.start(r -> {
             Thread t = new Thread(r, "ElasticWorkersTest");
             t.setDaemon(true);
-            t.setUncaughtExceptionHandler((th, e) -> reported.set(e));
+            t.setUncaughtExceptionHandler((th, e) -> {
+                reported.set(e);
+                handled.countDown();
+            });
             return t;
         }, 60, TimeUnit.SECONDS);
         pool.execute(() -> {
@@ -81,6 +129,8 @@ class ElasticWorkersTest {
         CountDownLatch next = new CountDownLatch(1);
         pool.execute(next::countDown);
         assertThat(next.await(10, TimeUnit.SECONDS)).isTrue();
+        // the next task may run on a thread the watcher started before the first one's handler ran: wait for both
+        assertThat(handled.await(10, TimeUnit.SECONDS)).isTrue();
         assertThat(reported.get()).hasMessage("boom");
     }
 
