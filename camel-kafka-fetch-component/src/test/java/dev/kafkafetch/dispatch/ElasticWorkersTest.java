@@ -71,7 +71,7 @@ class ElasticWorkersTest {
      * A burst of blocking tasks on a fresh pool (a blocking route after a quiet minute) gets its threads by doublings.
      * The watcher's rule, played look by look (every grace; a thread is held {@code HELD_NANOS} after it took its
      * task): before the fix, threads started one look apart were never all held at once, so the pool grew by about one
-     * thread per core per millisecond and 256 blocked tasks waited 128 ms for their threads (32 slots 16 ms).
+     * thread per core per millisecond and 256 blocked tasks waited 127 ms for their threads (32 slots 15 ms).
      */
     @Test
     void aBurstOfBlockingTasksGetsItsThreadsByDoublings() {
